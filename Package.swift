@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+// momlint: a linter and a behavioural conformance suite for Core Data models.
+import PackageDescription
+
+let package = Package(
+    name: "momlint",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "momlint", targets: ["momlint"]),
+        .library(name: "DataModel", targets: ["DataModel"]),
+        .library(name: "Linting", targets: ["Linting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        // The parsed Core Data model (immutable values) and the loader that builds it.
+        // Knows nothing of rules, reporters or stores.
+        .target(name: "DataModel", dependencies: ["CLibXML2"]),
+        // The rule engine and the rule catalogue: a model in, findings out.
+        .target(name: "Linting", dependencies: ["DataModel"]),
+        // The command-line tool: thin commands over the libraries.
+        .executableTarget(
+            name: "momlint",
+            dependencies: [
+                "DataModel", "Linting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
+        .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
+        .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+    ]
+)

@@ -1,0 +1,34 @@
+/// What happens to a relationship's destinations when its source object is deleted.
+///
+/// Raw values are those of `NSDeleteRule` (CoreData's `NSRelationshipDescription.h`);
+/// semantics: https://developer.apple.com/documentation/coredata/nsdeleterule
+public enum DeleteRule: Hashable, Sendable, CustomStringConvertible {
+    case noAction
+    case nullify
+    case cascade
+    case deny
+    /// A spelling Core Data does not know; kept so a rule can name it.
+    case unknown(String)
+
+    public init(xmlName: String) {
+        switch xmlName {
+        case "No Action": self = .noAction
+        case "Nullify": self = .nullify
+        case "Cascade": self = .cascade
+        case "Deny": self = .deny
+        default: self = .unknown(xmlName)
+        }
+    }
+
+    public var xmlName: String {
+        switch self {
+        case .noAction: "No Action"
+        case .nullify: "Nullify"
+        case .cascade: "Cascade"
+        case .deny: "Deny"
+        case .unknown(let name): name
+        }
+    }
+
+    public var description: String { xmlName }
+}

@@ -1,0 +1,140 @@
+/// An `<entity>` of the model.
+public struct Entity: Hashable, Sendable {
+    /// How Xcode generates the entity's class (`codeGenerationType`).
+    public enum CodeGeneration: Hashable, Sendable {
+        /// No `codeGenerationType`: the developer writes the class (Manual/None).
+        case manual
+        /// `class`: Xcode generates the class and its properties.
+        case classDefinition
+        /// `category`: Xcode generates the properties in an extension.
+        case category
+        case unknown(String)
+
+        public init(xmlValue: String?) {
+            switch xmlValue {
+            case nil: self = .manual
+            case "class"?: self = .classDefinition
+            case "category"?: self = .category
+            case let other?: self = .unknown(other)
+            }
+        }
+    }
+
+    public var name: String
+    /// As written; a leading `.` means the current module.
+    public var representedClassName: String?
+    public var parentEntityName: String?
+    public var isAbstract: Bool
+    public var codeGeneration: CodeGeneration
+    public var versionHashModifier: String?
+    public var renamingIdentifier: String?
+    public var elementID: String?
+    public var syncable: Bool?
+    public var attributes: [Attribute]
+    public var relationships: [Relationship]
+    public var fetchedProperties: [FetchedProperty]
+    public var fetchIndexes: [FetchIndex]
+    public var uniquenessConstraints: [UniquenessConstraint]
+    public var compoundIndexes: [CompoundIndex]
+    public var userInfo: UserInfo
+    public var unknownElements: [UnknownElement]
+    public var xmlAttributes: XMLAttributes
+    public var location: SourceLocation
+
+    public init(
+        name: String,
+        representedClassName: String? = nil,
+        parentEntityName: String? = nil,
+        isAbstract: Bool = false,
+        codeGeneration: CodeGeneration = .manual,
+        versionHashModifier: String? = nil,
+        renamingIdentifier: String? = nil,
+        elementID: String? = nil,
+        syncable: Bool? = nil,
+        attributes: [Attribute] = [],
+        relationships: [Relationship] = [],
+        fetchedProperties: [FetchedProperty] = [],
+        fetchIndexes: [FetchIndex] = [],
+        uniquenessConstraints: [UniquenessConstraint] = [],
+        compoundIndexes: [CompoundIndex] = [],
+        userInfo: UserInfo = UserInfo(),
+        unknownElements: [UnknownElement] = [],
+        xmlAttributes: XMLAttributes = XMLAttributes(),
+        location: SourceLocation
+    ) {
+        self.name = name
+        self.representedClassName = representedClassName
+        self.parentEntityName = parentEntityName
+        self.isAbstract = isAbstract
+        self.codeGeneration = codeGeneration
+        self.versionHashModifier = versionHashModifier
+        self.renamingIdentifier = renamingIdentifier
+        self.elementID = elementID
+        self.syncable = syncable
+        self.attributes = attributes
+        self.relationships = relationships
+        self.fetchedProperties = fetchedProperties
+        self.fetchIndexes = fetchIndexes
+        self.uniquenessConstraints = uniquenessConstraints
+        self.compoundIndexes = compoundIndexes
+        self.userInfo = userInfo
+        self.unknownElements = unknownElements
+        self.xmlAttributes = xmlAttributes
+        self.location = location
+    }
+
+    /// The entity's own properties (not inherited ones), in document order per kind.
+    public var properties: [Property] {
+        attributes.map(Property.attribute) + relationships.map(Property.relationship)
+            + fetchedProperties.map(Property.fetchedProperty)
+    }
+}
+
+/// Any property of an entity: attribute, relationship or fetched property.
+public enum Property: Hashable, Sendable {
+    case attribute(Attribute)
+    case relationship(Relationship)
+    case fetchedProperty(FetchedProperty)
+
+    public var name: String {
+        switch self {
+        case .attribute(let a): a.name
+        case .relationship(let r): r.name
+        case .fetchedProperty(let f): f.name
+        }
+    }
+
+    public var location: SourceLocation {
+        switch self {
+        case .attribute(let a): a.location
+        case .relationship(let r): r.location
+        case .fetchedProperty(let f): f.location
+        }
+    }
+
+    public var userInfo: UserInfo {
+        switch self {
+        case .attribute(let a): a.userInfo
+        case .relationship(let r): r.userInfo
+        case .fetchedProperty(let f): f.userInfo
+        }
+    }
+
+    public var isTransient: Bool {
+        switch self {
+        case .attribute(let a): a.isTransient
+        case .relationship(let r): r.isTransient
+        case .fetchedProperty: false
+        }
+    }
+
+    public var asAttribute: Attribute? {
+        if case .attribute(let a) = self { return a }
+        return nil
+    }
+
+    public var asRelationship: Relationship? {
+        if case .relationship(let r) = self { return r }
+        return nil
+    }
+}

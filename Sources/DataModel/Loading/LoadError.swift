@@ -1,0 +1,94 @@
+/// Why an input could not be loaded. Each case reads as one line naming the file and,
+/// for XML errors, the line and column.
+public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Reason: Hashable, Sendable {
+        case notFound
+        /// A folder holding no `.xcdatamodeld` or `.xcdatamodel`, or a file that is not a model.
+        case notAModel(String)
+        /// Xcode 3's binary format: `elements` and `layout` files, no `contents`.
+        case legacyBinaryFormat
+        case emptyFile
+        case tooLarge(bytes: Int, limit: Int)
+        case unreadable(String)
+        case malformedXML(String)
+        /// A DOCTYPE, an entity declaration or excessive nesting, refused on purpose.
+        case refusedXML(String)
+        /// An `.xcdatamodeld` that holds no `.xcdatamodel` version.
+        case emptyBundle
+    }
+
+    public var path: String
+    public var line: Int?
+    public var column: Int?
+    public var reason: Reason
+
+    public init(path: String, line: Int? = nil, column: Int? = nil, reason: Reason) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.reason = reason
+    }
+
+    /// `path[:line:column]`, the place to look.
+    public var place: String {
+        guard let line else { return path }
+        return "\(path):\(line):\(column ?? 1)"
+    }
+
+    public var message: String {
+        switch reason {
+        case .notFound:
+            "no such file or directory"
+        case .notAModel(let why):
+            why
+        case .legacyBinaryFormat:
+            "this model is in the binary format of Xcode 3 and earlier ('elements' and 'layout', no 'contents'); "
+                + "open it in a current Xcode and save it to convert it to XML"
+        case .emptyFile:
+            "the file is empty; a model's contents file holds a <model> element"
+        case .tooLarge(let bytes, let limit):
+            "the file is \(bytes) bytes, over the limit of \(limit) bytes for a model"
+        case .unreadable(let why):
+            "cannot read: \(why)"
+        case .malformedXML(let why):
+            "malformed XML: \(why)"
+        case .refusedXML(let why):
+            "refused: \(why)"
+        case .emptyBundle:
+            "the .xcdatamodeld bundle holds no .xcdatamodel version"
+        }
+    }
+
+    /// `path:line:column: error: message`, the form editors turn into a link.
+    public var description: String { "\(place): error: \(message)" }
+}
+
+/// Something the loader wants the user to know that is not an error.
+public struct LoadNote: Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): note: \(message)" }
+}
+
+/// Bounds on what one input may make the loader do, so any input ends in bounded time
+/// and memory.
+public struct LoadLimits: Hashable, Sendable {
+    /// The largest `contents` file accepted. Real models are under a megabyte; a generated
+    /// 10,000-entity model is about 20 MB.
+    public var maximumFileBytes: Int
+    /// The deepest element nesting accepted (Core Data's grammar needs five levels).
+    public var maximumDepth: Int
+
+    public init(maximumFileBytes: Int = 256 * 1024 * 1024, maximumDepth: Int = 64) {
+        self.maximumFileBytes = maximumFileBytes
+        self.maximumDepth = maximumDepth
+    }
+
+    public static let standard = LoadLimits()
+}

@@ -1,0 +1,398 @@
+import Foundation
+
+/// Turns the paths a user passes into loaded models.
+///
+/// A path may be an `.xcdatamodeld` bundle, an `.xcdatamodel` folder, a `contents` file
+/// (what a pre-commit hook passes), a bundle's `.xccurrentversion`, or any folder, which is
+/// searched for bundles. A failure on one input never stops the others.
+public struct ModelLoader: Sendable {
+    public var limits: LoadLimits
+    /// Load every version of a bundle, not only the current one (`--all-versions`).
+    public var loadsAllVersions: Bool
+
+    /// Folders a recursive search never enters: build output and dependencies.
+    public static let skippedFolderNames: Set<String> = [
+        ".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules", ".swiftpm",
+    ]
+
+    public init(limits: LoadLimits = .standard, loadsAllVersions: Bool = false) {
+        self.limits = limits
+        self.loadsAllVersions = loadsAllVersions
+    }
+
+    /// Loads every model the paths name, in the order given; each `contents` file once.
+    public func load(paths: [String]) -> LoadResult {
+        var result = LoadResult()
+        var loadedFiles: Set<String> = []
+        for path in paths {
+            let targets: [Target]
+            do {
+                targets = try self.targets(for: path)
+            } catch {
+                result.outcomes.append(.failure(error))
+                continue
+            }
+            for target in targets {
+                load(target, into: &result, skipping: &loadedFiles)
+            }
+        }
+        return result
+    }
+
+    /// Parses one `contents` document held in memory. `file` is the name findings will show.
+    public func model(fromContents bytes: [UInt8], file: String, version: ModelVersion? = nil) throws(LoadError) -> Model {
+        try checkPrologue(bytes, path: file)
+        do {
+            return try ContentsReader(file: file).read(
+                bytes, version: version ?? Self.standaloneVersion,
+                options: XMLEventParser.Options(allowsDocumentType: false, maximumDepth: limits.maximumDepth))
+        } catch {
+            throw LoadError(xml: error, path: file)
+        }
+    }
+
+    // MARK: Finding the models a path names
+
+    private enum Target {
+        case bundle(String)
+        case versionFolder(String)
+        case contentsFile(String)
+    }
+
+    private func targets(for path: String) throws(LoadError) -> [Target] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw LoadError(path: path, reason: .notFound)
+        }
+        let url = URL(fileURLWithPath: path)
+        if isDirectory.boolValue {
+            switch url.pathExtension {
+            case "xcdatamodeld": return [.bundle(path)]
+            case "xcdatamodel": return [.versionFolder(path)]
+            default:
+                let found = searchFolder(path)
+                guard !found.isEmpty else {
+                    throw LoadError(path: path, reason: .notAModel(
+                        "no .xcdatamodeld bundle or .xcdatamodel folder in this folder or below it"))
+                }
+                return found
+            }
+        }
+        let parent = url.deletingLastPathComponent()
+        switch url.lastPathComponent {
+        case "contents":
+            return [.contentsFile(path)]
+        case ".xccurrentversion" where parent.pathExtension == "xcdatamodeld":
+            return [.bundle(Self.parentPath(of: path))]
+        case "elements" where parent.pathExtension == "xcdatamodel",
+             "layout" where parent.pathExtension == "xcdatamodel":
+            return [.versionFolder(Self.parentPath(of: path))]
+        default:
+            throw LoadError(path: path, reason: .notAModel(
+                "not a Core Data model: pass an .xcdatamodeld bundle, an .xcdatamodel folder, "
+                    + "a model's contents file, or a folder to search"))
+        }
+    }
+
+    /// Bundles and stand-alone version folders under `folder`, in name order. Symbolic
+    /// links to folders are not followed, so a link cycle cannot trap the search.
+    private func searchFolder(_ folder: String) -> [Target] {
+        var found: [Target] = []
+        var pending = [folder]
+        let fileManager = FileManager.default
+        while let current = pending.popLast() {
+            guard let names = try? fileManager.contentsOfDirectory(atPath: current) else { continue }
+            var subfolders: [String] = []
+            for name in names.sorted(by: Self.versionOrder) where !Self.skippedFolderNames.contains(name) {
+                let child = Self.join(current, name)
+                guard let type = try? fileManager.attributesOfItem(atPath: child)[.type] as? FileAttributeType,
+                      type == .typeDirectory else { continue }
+                if name.hasSuffix(".xcdatamodeld") {
+                    found.append(.bundle(child))
+                } else if name.hasSuffix(".xcdatamodel") {
+                    found.append(.versionFolder(child))
+                } else {
+                    subfolders.append(child)
+                }
+            }
+            // Depth first, in name order: push in reverse so the first name is searched first.
+            pending.append(contentsOf: subfolders.reversed())
+        }
+        return found
+    }
+
+    // MARK: Loading
+
+    private func load(_ target: Target, into result: inout LoadResult, skipping loaded: inout Set<String>) {
+        switch target {
+        case .bundle(let path):
+            loadBundle(path, into: &result, skipping: &loaded)
+        case .versionFolder(let path):
+            loadVersionFolder(path, version: version(forFolder: path, selection: nil),
+                              into: &result, skipping: &loaded)
+        case .contentsFile(let path):
+            let folder = Self.parentPath(of: path)
+            let version = folder.hasSuffix(".xcdatamodel") ? self.version(forFolder: folder, selection: nil)
+                                                             : Self.standaloneVersion
+            loadContents(path, version: version, into: &result, skipping: &loaded)
+        }
+    }
+
+    private func loadBundle(_ bundle: String, into result: inout LoadResult, skipping loaded: inout Set<String>) {
+        let versions = Self.versionFolderNames(in: bundle)
+        guard !versions.isEmpty else {
+            result.outcomes.append(.failure(LoadError(path: bundle, reason: .emptyBundle)))
+            return
+        }
+        let bundleName = (bundle as NSString).lastPathComponent
+        var current = versions.last!
+        var selection: ModelVersion.Selection = versions.count == 1 ? .onlyVersion : .highestVersionNumber
+
+        let declarationPath = Self.join(bundle, ".xccurrentversion")
+        if FileManager.default.fileExists(atPath: declarationPath) {
+            do {
+                let bytes = try readFile(declarationPath)
+                if let declaration = try readDeclaration(bytes, path: declarationPath) {
+                    let declared = Self.versionName(fromFolderName: declaration.versionFileName)
+                    if versions.contains(declared) {
+                        current = declared
+                        selection = .declaredCurrent
+                    } else {
+                        selection = .declaredCurrentMissing(
+                            missingName: declaration.versionFileName,
+                            declaredAt: SourceLocation(file: declarationPath, line: declaration.line,
+                                                       column: declaration.column))
+                        result.notes.append(LoadNote(path: declarationPath, message:
+                            "the current version '\(declaration.versionFileName)' is not in \(bundleName); "
+                                + "linting '\(current)', the highest of \(versions.count) version(s)"))
+                    }
+                } else {
+                    result.notes.append(LoadNote(path: declarationPath, message:
+                        "no _XCCurrentVersionName in .xccurrentversion; linting '\(current)', "
+                            + "the highest of \(versions.count) version(s)"))
+                }
+            } catch {
+                result.outcomes.append(.failure(error))
+            }
+        } else if versions.count > 1 {
+            result.notes.append(LoadNote(path: bundle, message:
+                "no .xccurrentversion; linting '\(current)', the highest of \(versions.count) versions"))
+        }
+
+        let chosen = loadsAllVersions ? versions : [current]
+        for name in chosen {
+            let version = ModelVersion(bundlePath: bundle, name: name, bundleVersionNames: versions,
+                                       selection: name == current ? selection : .otherVersion)
+            loadVersionFolder(Self.join(bundle, name + ".xcdatamodel"), version: version,
+                              into: &result, skipping: &loaded)
+        }
+    }
+
+    private func loadVersionFolder(_ folder: String, version: ModelVersion,
+                                   into result: inout LoadResult, skipping loaded: inout Set<String>) {
+        let contents = Self.join(folder, "contents")
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: contents) else {
+            let legacy = fileManager.fileExists(atPath: Self.join(folder, "elements"))
+                || fileManager.fileExists(atPath: Self.join(folder, "layout"))
+            result.outcomes.append(.failure(LoadError(
+                path: folder,
+                reason: legacy ? .legacyBinaryFormat : .notAModel("the .xcdatamodel folder has no contents file"))))
+            return
+        }
+        loadContents(contents, version: version, into: &result, skipping: &loaded)
+    }
+
+    private func loadContents(_ path: String, version: ModelVersion,
+                              into result: inout LoadResult, skipping loaded: inout Set<String>) {
+        let identity = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        guard loaded.insert(identity).inserted else { return }
+        do {
+            let bytes = try readFile(path)
+            result.outcomes.append(.model(try model(fromContents: bytes, file: path, version: version)))
+        } catch {
+            result.outcomes.append(.failure(error))
+        }
+    }
+
+    /// The bundle information for a version folder named directly (not through its bundle).
+    private func version(forFolder folder: String, selection: ModelVersion.Selection?) -> ModelVersion {
+        let name = Self.versionName(fromFolderName: (folder as NSString).lastPathComponent)
+        let bundle = Self.parentPath(of: folder)
+        guard bundle.hasSuffix(".xcdatamodeld") else { return ModelVersion(
+            bundlePath: nil, name: name, bundleVersionNames: [name], selection: .standalone) }
+        return ModelVersion(bundlePath: bundle, name: name, bundleVersionNames: Self.versionFolderNames(in: bundle),
+                            selection: selection ?? .namedDirectly)
+    }
+
+    // MARK: Reading files
+
+    private func readFile(_ path: String) throws(LoadError) -> [UInt8] {
+        let size: Int
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            if let type = attributes[.type] as? FileAttributeType, type == .typeDirectory {
+                throw LoadError(path: path, reason: .notAModel("expected a file, found a folder"))
+            }
+            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        } catch let error as LoadError {
+            throw error
+        } catch {
+            throw LoadError(path: path, reason: .unreadable(error.localizedDescription))
+        }
+        guard size <= limits.maximumFileBytes else {
+            throw LoadError(path: path, reason: .tooLarge(bytes: size, limit: limits.maximumFileBytes))
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw LoadError(path: path, reason: .unreadable("permission denied or not a regular file"))
+        }
+        defer { try? handle.close() }
+        do {
+            // Read one byte past the limit, in case the file grew since it was measured.
+            let data = try handle.read(upToCount: limits.maximumFileBytes + 1) ?? Data()
+            guard data.count <= limits.maximumFileBytes else {
+                throw LoadError(path: path, reason: .tooLarge(bytes: data.count, limit: limits.maximumFileBytes))
+            }
+            return [UInt8](data)
+        } catch let error as LoadError {
+            throw error
+        } catch {
+            throw LoadError(path: path, reason: .unreadable(error.localizedDescription))
+        }
+    }
+
+    private func readDeclaration(_ bytes: [UInt8], path: String) throws(LoadError) -> CurrentVersionReader.Declaration? {
+        try checkPrologue(bytes, path: path)
+        do {
+            return try CurrentVersionReader().read(
+                bytes, options: XMLEventParser.Options(maximumDepth: limits.maximumDepth))
+        } catch {
+            throw LoadError(xml: error, path: path)
+        }
+    }
+
+    /// Rejects, with a precise reason, what libxml2 would only call "not well-formed".
+    private func checkPrologue(_ bytes: [UInt8], path: String) throws(LoadError) {
+        guard bytes.count <= limits.maximumFileBytes else {
+            throw LoadError(path: path, reason: .tooLarge(bytes: bytes.count, limit: limits.maximumFileBytes))
+        }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw LoadError(path: path, reason: .emptyFile)
+        }
+        if bytes.starts(with: Array("bplist".utf8)) {
+            throw LoadError(path: path, reason: .legacyBinaryFormat)
+        }
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || (bytes.count > 1 && (bytes[0] == 0 || bytes[1] == 0)) {
+            throw LoadError(path: path, line: 1, column: 1,
+                            reason: .unreadable("the file is UTF-16 or binary; Xcode writes models as UTF-8 XML"))
+        }
+    }
+
+    // MARK: Names and paths
+
+    static let standaloneVersion = ModelVersion(bundlePath: nil, name: "", bundleVersionNames: [], selection: .standalone)
+
+    /// Version folder names (without `.xcdatamodel`) in a bundle, lowest version first.
+    static func versionFolderNames(in bundle: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? []
+        return names.filter { $0.hasSuffix(".xcdatamodel") }
+            .map(versionName(fromFolderName:))
+            .sorted(by: versionOrder)
+    }
+
+    static func versionName(fromFolderName name: String) -> String {
+        name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+    }
+
+    /// Orders names as a person reads version numbers: `Model 2` before `Model 10`,
+    /// `Model` (no number) before `Model 2`.
+    static func versionOrder(_ lhs: String, _ rhs: String) -> Bool {
+        let left = naturalChunks(lhs)
+        let right = naturalChunks(rhs)
+        for (a, b) in zip(left, right) where a != b {
+            switch (a, b) {
+            case let (.number(x), .number(y)): return x.count != y.count ? x.count < y.count : x < y
+            case let (.text(x), .text(y)): return x < y
+            case (.number, .text): return true
+            case (.text, .number): return false
+            }
+        }
+        return left.count != right.count ? left.count < right.count : lhs < rhs
+    }
+
+    private enum Chunk: Equatable {
+        case text(String)
+        /// Digits without leading zeros, compared by length then lexically: no overflow.
+        case number(String)
+    }
+
+    private static func naturalChunks(_ name: String) -> [Chunk] {
+        var chunks: [Chunk] = []
+        var current = ""
+        var inNumber = false
+        func flush() {
+            guard !current.isEmpty else { return }
+            if inNumber {
+                let trimmed = current.drop { $0 == "0" }
+                chunks.append(.number(trimmed.isEmpty ? "0" : String(trimmed)))
+            } else {
+                chunks.append(.text(current))
+            }
+            current = ""
+        }
+        for character in name {
+            let isDigit = character.isASCII && character.isNumber
+            if isDigit != inNumber {
+                flush()
+                inNumber = isDigit
+            }
+            current.append(character)
+        }
+        flush()
+        return chunks
+    }
+
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    static func parentPath(of path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let parent = (trimmed as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+}
+
+/// What loading a list of paths produced, in input order.
+public struct LoadResult: Sendable {
+    public enum Outcome: Sendable {
+        case model(Model)
+        case failure(LoadError)
+    }
+
+    public var outcomes: [Outcome] = []
+    public var notes: [LoadNote] = []
+
+    public init() {}
+
+    public var models: [Model] {
+        outcomes.compactMap { if case .model(let model) = $0 { model } else { nil } }
+    }
+
+    public var failures: [LoadError] {
+        outcomes.compactMap { if case .failure(let error) = $0 { error } else { nil } }
+    }
+}
+
+extension LoadError {
+    init(xml failure: XMLParseFailure, path: String) {
+        let reason: Reason = switch failure.kind {
+        case .malformed: .malformedXML(failure.message)
+        case .refused: .refusedXML(failure.message)
+        case .rejectedByReader: .notAModel(failure.message)
+        }
+        self.init(path: path, line: failure.line, column: failure.column, reason: reason)
+    }
+}

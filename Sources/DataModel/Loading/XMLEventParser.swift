@@ -1,0 +1,285 @@
+import Foundation
+import CLibXML2
+
+/// One start tag as the parser reports it, with the position of its `<`.
+struct XMLStartTag {
+    var name: String
+    var attributes: XMLAttributes
+    var line: Int
+    var column: Int
+}
+
+/// Why a document could not be read as XML.
+struct XMLParseFailure: Error, Equatable {
+    enum Kind: Equatable {
+        /// libxml2 found the document not well-formed (or not UTF-8).
+        case malformed
+        /// A DOCTYPE, entity declaration or deeper-than-allowed nesting: refused on purpose.
+        case refused
+        /// The callback threw; its message is kept.
+        case rejectedByReader
+    }
+    var kind: Kind
+    var message: String
+    var line: Int
+    var column: Int
+}
+
+/// A thin, safe wrapper over libxml2's SAX2 push of start and end tags.
+///
+/// Why SAX and not a DOM: the whole file never exists as a tree, memory stays flat, and
+/// libxml2 hands us each start tag as soon as it has read it, so we can record its
+/// position. No entity or DTD is ever loaded:
+/// - `XML_PARSE_NONET` "forbid network access" (http://xmlsoft.org/html/libxml-parser.html#xmlParserOption);
+/// - no `XML_PARSE_DTDLOAD`/`XML_PARSE_DTDATTR`/`XML_PARSE_DTDVALID`, so the external subset
+///   is never fetched;
+/// - our `entityDecl` callback registers nothing, so a declared entity is never defined and
+///   a reference to it is an error, not an expansion (this is what stops entity bombs);
+/// - documents that must not have a DOCTYPE (`contents`) stop at the DOCTYPE itself;
+/// - a process-wide external entity loader refuses every URL, in case anything asks.
+enum XMLEventParser {
+    struct Options {
+        /// Property lists carry a DOCTYPE naming Apple's DTD; `contents` files never do.
+        var allowsDocumentType = false
+        /// Deepest element nesting accepted. Core Data models nest five levels at most.
+        var maximumDepth = 64
+        /// Whether to report character data (only the plist reader needs it).
+        var reportsText = false
+    }
+
+    enum Event {
+        case start(XMLStartTag)
+        case end(name: String)
+        case text(String)
+    }
+
+    /// Parses `bytes` (the whole file) and calls `handle` for each event, in order.
+    /// A throw from `handle` stops the parse and surfaces as `.rejectedByReader`.
+    static func parse(
+        _ bytes: [UInt8], options: Options = Options(),
+        handle: (Event) throws -> Void
+    ) throws(XMLParseFailure) {
+        installRefusingEntityLoader
+        let lines = LineTable(bytes)
+        return try withoutActuallyEscaping(handle) { handle throws(XMLParseFailure) in
+            let session = ParseSession(bytes: bytes, lines: lines, options: options, handle: handle)
+            try session.run()
+        }
+    }
+
+    /// Installed once per process: every external entity or DTD request gets nothing.
+    private static let installRefusingEntityLoader: Void = {
+        xmlInitParser()
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+    }()
+}
+
+/// Maps byte offsets to 1-based line and column (in Unicode scalars).
+struct LineTable {
+    private let lineStarts: [Int]
+    private let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        var starts = [0]
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index] == 0x0A {
+                starts.append(index + 1)
+            }
+        }
+        self.lineStarts = starts
+        self.bytes = bytes
+    }
+
+    func position(ofByte offset: Int) -> (line: Int, column: Int) {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        var column = 1
+        var index = lineStarts[low]
+        while index < offset && index < bytes.count {
+            // UTF-8 continuation bytes (10xxxxxx) do not start a new scalar.
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        return (low + 1, column)
+    }
+
+    /// The offset of the `<` that opens the tag whose attributes end at `offset`.
+    /// Well-formed attribute values cannot hold a raw `<`, so the nearest one is it.
+    func tagStart(before offset: Int) -> Int {
+        var index = min(offset, bytes.count - 1)
+        while index > 0 && bytes[index] != 0x3C { index -= 1 }
+        return index
+    }
+}
+
+/// The state one parse shares with libxml2's C callbacks, which reach it through
+/// `ctxt->userData`.
+private final class ParseSession {
+    let bytes: [UInt8]
+    let lines: LineTable
+    let options: XMLEventParser.Options
+    let handle: (XMLEventParser.Event) throws -> Void
+    var context: xmlParserCtxtPtr?
+    var failure: XMLParseFailure?
+    var depth = 0
+    var pendingText = ""
+
+    init(bytes: [UInt8], lines: LineTable, options: XMLEventParser.Options,
+         handle: @escaping (XMLEventParser.Event) throws -> Void) {
+        self.bytes = bytes
+        self.lines = lines
+        self.options = options
+        self.handle = handle
+    }
+
+    func run() throws(XMLParseFailure) {
+        guard bytes.count < Int(Int32.max) else {
+            throw XMLParseFailure(kind: .refused, message: "file is too large for the XML parser", line: 1, column: 1)
+        }
+        let created = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                xmlCreateMemoryParserCtxt($0, Int32(buffer.count))
+            }
+        }
+        guard let context = created else {
+            throw XMLParseFailure(kind: .malformed, message: "libxml2 could not create a parser", line: 1, column: 1)
+        }
+        self.context = context
+        defer {
+            xmlFreeParserCtxt(context)
+            self.context = nil
+        }
+        // NOENT only decodes the predefined entities (&amp; …) in attribute values:
+        // no other entity can be defined, see `entityDecl` below.
+        let parseOptions = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue
+            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+        xmlCtxtUseOptions(context, parseOptions)
+        context.pointee.sax.pointee = Self.makeHandler(reportsText: options.reportsText)
+        context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+
+        let status = withExtendedLifetime(self) { xmlParseDocument(context) }
+        if let failure { throw failure }
+        if status != 0 || context.pointee.wellFormed == 0 {
+            throw XMLParseFailure(kind: .malformed, message: "the document is not well-formed XML",
+                                  line: Int(context.pointee.input?.pointee.line ?? 1), column: 1)
+        }
+    }
+
+    /// Records the first failure and stops libxml2; later ones are consequences.
+    func fail(_ kind: XMLParseFailure.Kind, _ message: String, line: Int, column: Int) {
+        if failure == nil {
+            failure = XMLParseFailure(kind: kind, message: message, line: line, column: column)
+        }
+        if let context { xmlStopParser(context) }
+    }
+
+    func currentPosition() -> (line: Int, column: Int) {
+        guard let context else { return (1, 1) }
+        let offset = Int(xmlByteConsumed(context))
+        return lines.position(ofByte: max(0, min(offset, bytes.count)))
+    }
+
+    func flushText() {
+        guard !pendingText.isEmpty else { return }
+        let text = pendingText
+        pendingText = ""
+        deliver(.text(text))
+    }
+
+    func deliver(_ event: XMLEventParser.Event) {
+        guard failure == nil else { return }
+        do {
+            try handle(event)
+        } catch {
+            let (line, column) = currentPosition()
+            fail(.rejectedByReader, "\(error)", line: line, column: column)
+        }
+    }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> ParseSession? {
+        pointer.map { Unmanaged<ParseSession>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    static func makeHandler(reportsText: Bool) -> xmlSAXHandler {
+        var handler = xmlSAXHandler()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+
+        handler.startElementNs = { userData, localName, _, _, _, _, attributeCount, _, attributeValues in
+            guard let session = ParseSession.from(userData), session.failure == nil else { return }
+            session.flushText()
+            session.depth += 1
+            let tagEnd = Int(xmlByteConsumed(session.context))
+            let start = session.lines.tagStart(before: min(tagEnd, session.bytes.count - 1))
+            let (line, column) = session.lines.position(ofByte: start)
+            if session.depth > session.options.maximumDepth {
+                session.fail(.refused, "elements nest deeper than \(session.options.maximumDepth) levels",
+                             line: line, column: column)
+                return
+            }
+            var attributes: [XMLAttributes.Attribute] = []
+            if let values = attributeValues, attributeCount > 0 {
+                attributes.reserveCapacity(Int(attributeCount))
+                // libxml2 passes five pointers per attribute: localname, prefix, URI,
+                // value start, value end (the value is not NUL-terminated).
+                for index in 0..<Int(attributeCount) {
+                    let base = index * 5
+                    guard let name = values[base], let valueStart = values[base + 3],
+                          let valueEnd = values[base + 4] else { continue }
+                    let length = valueEnd - valueStart
+                    let value = String(decoding: UnsafeBufferPointer(start: valueStart, count: length), as: UTF8.self)
+                    attributes.append(.init(name: String(cString: name), value: value))
+                }
+            }
+            let name = localName.map { String(cString: $0) } ?? ""
+            session.deliver(.start(XMLStartTag(name: name, attributes: XMLAttributes(attributes),
+                                                line: line, column: column)))
+        }
+
+        handler.endElementNs = { userData, localName, _, _ in
+            guard let session = ParseSession.from(userData), session.failure == nil else { return }
+            session.flushText()
+            session.depth -= 1
+            session.deliver(.end(name: localName.map { String(cString: $0) } ?? ""))
+        }
+
+        if reportsText {
+            handler.characters = { userData, characters, length in
+                guard let session = ParseSession.from(userData), session.failure == nil,
+                      let characters, length > 0 else { return }
+                session.pendingText += String(decoding: UnsafeBufferPointer(start: characters, count: Int(length)),
+                                              as: UTF8.self)
+            }
+        }
+
+        handler.internalSubset = { userData, name, _, _ in
+            guard let session = ParseSession.from(userData) else { return }
+            if !session.options.allowsDocumentType {
+                let (line, column) = session.currentPosition()
+                let root = name.map { String(cString: $0) } ?? "?"
+                session.fail(.refused, "DOCTYPE declaration <!DOCTYPE \(root) …> is not allowed in a Core Data model; "
+                             + "momlint never loads DTDs or entities", line: line, column: column)
+            }
+        }
+
+        handler.entityDecl = { userData, name, _, _, _, _ in
+            guard let session = ParseSession.from(userData) else { return }
+            let (line, column) = session.currentPosition()
+            let entity = name.map { String(cString: $0) } ?? "?"
+            session.fail(.refused, "entity declaration '\(entity)' is not allowed; momlint never expands entities",
+                         line: line, column: column)
+        }
+
+        handler.serror = { userData, error in
+            guard let session = ParseSession.from(userData), let error else { return }
+            guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let raw = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+            let message = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            session.fail(.malformed, message, line: Int(max(1, error.pointee.line)), column: Int(max(1, error.pointee.int2)))
+        }
+        return handler
+    }
+}

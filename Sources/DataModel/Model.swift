@@ -1,0 +1,209 @@
+/// A Core Data model as one `contents` file describes it: an immutable value with lookup
+/// tables built once, so rules can ask "which entity", "which inverse", "which
+/// sub-entities" in constant time.
+public struct Model: Sendable {
+    /// The `contents` file this model was read from.
+    public let file: String
+    public let version: ModelVersion
+    public let documentVersion: String?
+    public let lastSavedToolsVersion: String?
+    public let systemVersion: String?
+    public let minimumToolsVersion: String?
+    public let sourceLanguage: String?
+    public let userDefinedModelVersionIdentifier: String?
+    /// `usedWithCloudKit` on `<model>` (older Xcode writes it on configurations instead).
+    public let usedWithCloudKit: Bool
+    public let usedWithSwiftData: Bool
+    public let entities: [Entity]
+    public let configurations: [Configuration]
+    public let fetchRequests: [FetchRequest]
+    public let composites: [Composite]
+    public let userInfo: UserInfo
+    public let unknownElements: [UnknownElement]
+    public let xmlAttributes: XMLAttributes
+    public let location: SourceLocation
+
+    private let entityIndexByName: [String: Int]
+    private let subentityIndexesByParent: [String: [Int]]
+    private let propertiesByEntity: [[String: Property]]
+
+    public init(
+        file: String,
+        version: ModelVersion? = nil,
+        entities: [Entity],
+        configurations: [Configuration] = [],
+        fetchRequests: [FetchRequest] = [],
+        composites: [Composite] = [],
+        userInfo: UserInfo = UserInfo(),
+        unknownElements: [UnknownElement] = [],
+        xmlAttributes: XMLAttributes = XMLAttributes(),
+        location: SourceLocation? = nil
+    ) {
+        self.file = file
+        self.version = version ?? ModelVersion(bundlePath: nil, name: "", bundleVersionNames: [], selection: .standalone)
+        self.documentVersion = xmlAttributes["documentVersion"]
+        self.lastSavedToolsVersion = xmlAttributes["lastSavedToolsVersion"]
+        self.systemVersion = xmlAttributes["systemVersion"]
+        self.minimumToolsVersion = xmlAttributes["minimumToolsVersion"]
+        self.sourceLanguage = xmlAttributes["sourceLanguage"]
+        self.userDefinedModelVersionIdentifier = xmlAttributes["userDefinedModelVersionIdentifier"]
+        self.usedWithCloudKit = xmlAttributes.bool("usedWithCloudKit") ?? false
+        self.usedWithSwiftData = xmlAttributes.bool("usedWithSwiftData") ?? false
+        self.entities = entities
+        self.configurations = configurations
+        self.fetchRequests = fetchRequests
+        self.composites = composites
+        self.userInfo = userInfo
+        self.unknownElements = unknownElements
+        self.xmlAttributes = xmlAttributes
+        self.location = location ?? SourceLocation(file: file, line: 1, column: 1)
+
+        var byName: [String: Int] = [:]
+        var children: [String: [Int]] = [:]
+        var properties: [[String: Property]] = []
+        properties.reserveCapacity(entities.count)
+        for (index, entity) in entities.enumerated() {
+            // The first declaration wins, as it does when Core Data builds its own tables;
+            // a duplicate is a rule's business, not the loader's.
+            if byName[entity.name] == nil { byName[entity.name] = index }
+            if let parent = entity.parentEntityName { children[parent, default: []].append(index) }
+            var own: [String: Property] = [:]
+            for property in entity.properties where own[property.name] == nil {
+                own[property.name] = property
+            }
+            properties.append(own)
+        }
+        self.entityIndexByName = byName
+        self.subentityIndexesByParent = children
+        self.propertiesByEntity = properties
+    }
+
+    // MARK: Entities
+
+    public func entity(named name: String) -> Entity? {
+        entityIndexByName[name].map { entities[$0] }
+    }
+
+    /// The entity's parent, or nil for a root or an unknown parent.
+    public func parent(of entity: Entity) -> Entity? {
+        entity.parentEntityName.flatMap(self.entity(named:))
+    }
+
+    /// Parent, grandparent, …; stops at an unknown parent and never loops on a cycle.
+    public func ancestors(of entity: Entity) -> [Entity] {
+        var result: [Entity] = []
+        var seen: Set<String> = [entity.name]
+        var current = parent(of: entity)
+        while let next = current, seen.insert(next.name).inserted {
+            result.append(next)
+            current = parent(of: next)
+        }
+        return result
+    }
+
+    /// The top of the entity's hierarchy (the entity itself when it has no parent).
+    public func root(of entity: Entity) -> Entity {
+        ancestors(of: entity).last ?? entity
+    }
+
+    /// True when the parent chain of `entity` loops back on itself.
+    public func hasInheritanceCycle(_ entity: Entity) -> Bool {
+        var seen: Set<String> = [entity.name]
+        var current = parent(of: entity)
+        while let next = current {
+            if !seen.insert(next.name).inserted { return true }
+            current = parent(of: next)
+        }
+        return false
+    }
+
+    /// Entities whose `parentEntity` is this one.
+    public func subentities(of entity: Entity) -> [Entity] {
+        (subentityIndexesByParent[entity.name] ?? []).map { entities[$0] }
+    }
+
+    /// Every descendant, breadth first, each once even if the hierarchy is cyclic.
+    public func allSubentities(of entity: Entity) -> [Entity] {
+        var result: [Entity] = []
+        var seen: Set<String> = [entity.name]
+        var queue = subentities(of: entity)
+        var head = 0
+        while head < queue.count {
+            let next = queue[head]
+            head += 1
+            guard seen.insert(next.name).inserted else { continue }
+            result.append(next)
+            queue.append(contentsOf: subentities(of: next))
+        }
+        return result
+    }
+
+    /// True when `entity` is `ancestor` or inherits from it.
+    public func entity(_ entity: Entity, isKindOf ancestor: String) -> Bool {
+        entity.name == ancestor || ancestors(of: entity).contains { $0.name == ancestor }
+    }
+
+    // MARK: Properties
+
+    /// The entity's own property named `name`, then its ancestors' (nearest first).
+    public func property(named name: String, in entity: Entity) -> Property? {
+        if let own = ownProperty(named: name, in: entity) { return own }
+        for ancestor in ancestors(of: entity) {
+            if let inherited = ownProperty(named: name, in: ancestor) { return inherited }
+        }
+        return nil
+    }
+
+    /// The property the entity itself declares, ignoring inheritance.
+    public func ownProperty(named name: String, in entity: Entity) -> Property? {
+        guard let index = entityIndexByName[entity.name], entities[index].location == entity.location else {
+            return entity.properties.first { $0.name == name }
+        }
+        return propertiesByEntity[index][name]
+    }
+
+    /// Attributes the entity declares or inherits, ancestors' first.
+    public func allAttributes(of entity: Entity) -> [Attribute] {
+        (ancestors(of: entity).reversed() + [entity]).flatMap(\.attributes)
+    }
+
+    /// Relationships the entity declares or inherits, ancestors' first.
+    public func allRelationships(of entity: Entity) -> [Relationship] {
+        (ancestors(of: entity).reversed() + [entity]).flatMap(\.relationships)
+    }
+
+    /// The entity a relationship points to, if the model has it.
+    public func destination(of relationship: Relationship) -> Entity? {
+        relationship.destinationEntityName.flatMap(entity(named:))
+    }
+
+    /// The relationship named as `relationship`'s inverse, looked up on the inverse entity
+    /// (or the destination when no inverse entity is written), inherited ones included.
+    /// Nil when there is no inverse, or it names something that is not a relationship.
+    public func inverse(of relationship: Relationship) -> Relationship? {
+        guard let inverseName = relationship.inverseName,
+              let owner = (relationship.inverseEntityName ?? relationship.destinationEntityName)
+                .flatMap(entity(named:))
+        else { return nil }
+        return property(named: inverseName, in: owner)?.asRelationship
+    }
+
+    // MARK: Configurations
+
+    public func configuration(named name: String) -> Configuration? {
+        configurations.first { $0.name == name }
+    }
+
+    /// Configurations synced with CloudKit. A `usedWithCloudKit` model with no explicit
+    /// configuration syncs its default configuration, which holds every entity.
+    public var cloudKitEntityNames: Set<String> {
+        var names: Set<String> = []
+        for configuration in configurations where configuration.usedWithCloudKit {
+            names.formUnion(configuration.memberEntityNames)
+        }
+        if usedWithCloudKit && !configurations.contains(where: \.usedWithCloudKit) {
+            names.formUnion(entities.map(\.name))
+        }
+        return names
+    }
+}

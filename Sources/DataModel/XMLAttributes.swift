@@ -1,0 +1,47 @@
+/// The attributes of one XML element exactly as written, in document order.
+///
+/// Every typed field of the model is read from here, and the attributes the model does
+/// not know (written by a newer Xcode, say) stay available through it.
+public struct XMLAttributes: Hashable, Sendable, Sequence {
+    public struct Attribute: Hashable, Sendable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public private(set) var ordered: [Attribute]
+
+    public init(_ ordered: [Attribute] = []) {
+        self.ordered = ordered
+    }
+
+    public init(_ pairs: KeyValuePairs<String, String>) {
+        self.ordered = pairs.map { Attribute(name: $0.key, value: $0.value) }
+    }
+
+    /// The value of the attribute named `name`, or nil when it is absent.
+    /// Elements hold a handful of attributes, so a linear scan beats a dictionary here.
+    public subscript(name: String) -> String? {
+        ordered.first { $0.name == name }?.value
+    }
+
+    /// `YES`/`NO` as Xcode writes them; nil when absent or spelled otherwise.
+    public func bool(_ name: String) -> Bool? {
+        switch self[name] {
+        case "YES", "yes", "true", "1": return true
+        case "NO", "no", "false", "0": return false
+        default: return nil
+        }
+    }
+
+    public func int(_ name: String) -> Int? {
+        self[name].flatMap { Int($0) }
+    }
+
+    public var names: [String] { ordered.map(\.name) }
+
+    public func makeIterator() -> IndexingIterator<[Attribute]> { ordered.makeIterator() }
+}

@@ -1,0 +1,63 @@
+import DataModel
+
+/// What a rule is, for the catalogue, `momlint rules` and the generated `Rules/<id>.md`.
+public struct RuleDescription: Sendable {
+    /// Stable snake_case id. CI configurations and baselines depend on it: never rename one.
+    public var id: String
+    /// A short title, e.g. "Missing Inverse".
+    public var name: String
+    /// One sentence: what the rule flags.
+    public var summary: String
+    /// Why it matters, citing Apple's documentation or the Core Data behaviour at stake.
+    public var rationale: String
+    public var category: RuleCategory
+    public var defaultSeverity: Severity
+
+    public init(id: String, name: String, summary: String, rationale: String,
+                category: RuleCategory, defaultSeverity: Severity) {
+        self.id = id
+        self.name = name
+        self.summary = summary
+        self.rationale = rationale
+        self.category = category
+        self.defaultSeverity = defaultSeverity
+    }
+}
+
+public enum RuleCategory: String, Sendable, CaseIterable, Codable {
+    case relationships = "Relationship integrity"
+    case names = "Names"
+    case types = "Types and values"
+    case deleteRules = "Delete rules"
+    case structure = "Structure and versions"
+    case cloudKit = "CloudKit"
+}
+
+/// A check over one model. A rule is pure: the same model always gives the same
+/// violations, and it reads nothing but the model. The engine, not the rule, attaches the
+/// id and severity, so rules cannot disagree on them.
+public protocol Rule: Sendable {
+    static var description: RuleDescription { get }
+    init()
+    func violations(in model: Model) -> [Violation]
+}
+
+/// What a rule reports: where, what, and what to do about it.
+public struct Violation: Hashable, Sendable {
+    /// Lowercase, quoting the element, saying what to do.
+    public var message: String
+    public var location: SourceLocation
+    public var entityName: String?
+    public var propertyName: String?
+    /// The fix in words, when it is unambiguous.
+    public var suggestion: String?
+
+    public init(message: String, location: SourceLocation, entityName: String? = nil,
+                propertyName: String? = nil, suggestion: String? = nil) {
+        self.message = message
+        self.location = location
+        self.entityName = entityName
+        self.propertyName = propertyName
+        self.suggestion = suggestion
+    }
+}
