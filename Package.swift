@@ -9,9 +9,11 @@ let package = Package(
         .executable(name: "momlint", targets: ["momlint"]),
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
+        .library(name: "SourceConsistency", targets: ["SourceConsistency"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
@@ -25,16 +27,29 @@ let package = Package(
         .target(name: "DataModel", dependencies: ["CLibXML2"]),
         // The rule engine and the rule catalogue: a model in, findings out.
         .target(name: "Linting", dependencies: ["DataModel"]),
+        // Model–code consistency: hand-written NSManagedObject subclasses (parsed with
+        // swift-syntax) checked against the entities they represent.
+        .target(
+            name: "SourceConsistency",
+            dependencies: [
+                "DataModel", "Linting",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                // For the parser's own wording of syntax errors ("expected '}' to end class").
+                .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+            ]
+        ),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting",
+                "DataModel", "Linting", "SourceConsistency",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
     ]
 )
