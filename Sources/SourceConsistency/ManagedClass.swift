@@ -22,10 +22,13 @@ public struct ManagedClass: Hashable, Sendable {
     /// True when the superclass chain, followed through the sources, ends at
     /// `NSManagedObject`; false when it leaves the sources (or only extensions were found).
     public var reachesManagedObject: Bool
+    /// False when the class declaration or an extension of it holds a syntax error, so
+    /// the parser may have lost some of its members.
+    public var isComplete: Bool
 
     public init(name: String, qualifiedName: String, objectiveCName: String? = nil, superclassName: String? = nil,
                 declaration: SourceLocation? = nil, properties: [ManagedProperty] = [],
-                reachesManagedObject: Bool = false) {
+                reachesManagedObject: Bool = false, isComplete: Bool = true) {
         self.name = name
         self.qualifiedName = qualifiedName
         self.objectiveCName = objectiveCName
@@ -33,6 +36,7 @@ public struct ManagedClass: Hashable, Sendable {
         self.declaration = declaration
         self.properties = properties
         self.reachesManagedObject = reachesManagedObject
+        self.isComplete = isComplete
     }
 
     /// Where findings about the class as a whole point: its declaration, or else the first

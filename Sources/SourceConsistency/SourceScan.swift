@@ -45,7 +45,7 @@ public struct SourceScan: Sendable {
                 all.append(ManagedClass(
                     name: record.name, qualifiedName: record.qualifiedName, objectiveCName: record.objectiveCName,
                     superclassName: record.superclassName, declaration: record.location,
-                    properties: record.properties.map(resolve)))
+                    properties: record.properties.map(resolve), isComplete: record.isComplete))
             }
         }
         // Extensions join every class of their name (qualified first, then simple); an
@@ -62,9 +62,12 @@ public struct SourceScan: Sendable {
                     indexesByQualifiedName[record.extendedTypeName, default: []].append(all.count)
                     indexesByName[simpleName, default: []].append(all.count)
                     all.append(ManagedClass(name: simpleName, qualifiedName: record.extendedTypeName,
-                                            properties: properties))
+                                            properties: properties, isComplete: record.isComplete))
                 } else {
-                    for index in targets { all[index].properties += properties }
+                    for index in targets {
+                        all[index].properties += properties
+                        all[index].isComplete = all[index].isComplete && record.isComplete
+                    }
                 }
             }
         }
@@ -109,9 +112,17 @@ public struct SourceScan: Sendable {
     }
 
     /// True when the class's declaration and every superclass up to `NSManagedObject` are
-    /// in the sources, so a property missing from `allProperties(of:)` is really missing.
+    /// in the sources and parsed cleanly, so a property missing from `allProperties(of:)`
+    /// is really missing.
     public func knowsAllProperties(of managedClass: ManagedClass) -> Bool {
-        managedClass.declaration != nil && managedClass.reachesManagedObject
+        guard managedClass.declaration != nil, managedClass.reachesManagedObject else { return false }
+        var seen: Set<String> = []
+        var current: ManagedClass? = managedClass
+        while let next = current, seen.insert(next.qualifiedName).inserted {
+            guard next.isComplete else { return false }
+            current = superclass(of: next)
+        }
+        return true
     }
 
     // MARK: Building

@@ -11,12 +11,15 @@ struct FileDeclarations: Sendable {
         var superclassName: String?
         var location: DataModel.SourceLocation
         var properties: [ManagedProperty]
+        /// False when the declaration holds a syntax error, so members may have been lost.
+        var isComplete: Bool
     }
 
     struct ExtensionRecord: Sendable {
         /// The extended type as written, without spaces, e.g. `MyApp.Item`.
         var extendedTypeName: String
         var properties: [ManagedProperty]
+        var isComplete: Bool
     }
 
     var classes: [ClassRecord] = []
@@ -54,7 +57,8 @@ final class DeclarationCollector: SyntaxVisitor {
             objectiveCName: Self.objectiveCName(in: node.attributes),
             superclassName: superclass,
             location: locations.location(of: node),
-            properties: properties(in: node.memberBlock, ownerName: name)))
+            properties: properties(in: node.memberBlock, ownerName: name),
+            isComplete: !node.hasError))
         enclosingTypeNames.append(name)
         return .visitChildren
     }
@@ -65,9 +69,9 @@ final class DeclarationCollector: SyntaxVisitor {
         let extendedName = node.extendedType.trimmedDescription.filter { !$0.isWhitespace }
         let ownerName = SwiftTypeReader.reference(for: node.extendedType).baseName
         let properties = properties(in: node.memberBlock, ownerName: ownerName)
-        if !properties.isEmpty {
+        if !properties.isEmpty || node.hasError {
             declarations.extensions.append(FileDeclarations.ExtensionRecord(
-                extendedTypeName: extendedName, properties: properties))
+                extendedTypeName: extendedName, properties: properties, isComplete: !node.hasError))
         }
         enclosingTypeNames.append(extendedName)
         return .visitChildren
