@@ -45,20 +45,16 @@ public struct SourceProblem: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `path[:line:column]`, the place to look.
-    public var place: String {
-        guard let line else { return path }
-        return "\(path):\(line):\(column ?? 1)"
-    }
-
-    /// `path:line:column: error: message`, the form editors turn into a link.
-    public var description: String { "\(place): error: \(message)" }
+    /// `path:line:column: error: message`, the form editors turn into a link; the same
+    /// line a model that does not load gives.
+    public var description: String { loadError.description }
 
     /// The same problem as the `LoadError` a `LintRun` carries, so every reporter prints
     /// it and `momlint lint` exits 2, as for a model that does not load.
     public var loadError: LoadError {
-        // LoadError's reasons describe models; `unreadable` and `notAModel` carry free text,
-        // and `description` must read exactly as this problem's does.
+        // LoadError's reasons describe models. `notAModel` carries its text verbatim, so the
+        // line reads as written here; a dedicated reason for Swift sources would be cleaner
+        // once LoadError (DataModel) can take one without touching every reporter.
         switch reason {
         case .notFound:
             LoadError(path: path, line: line, column: column, reason: .notFound)
