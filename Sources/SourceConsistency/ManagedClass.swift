@@ -38,12 +38,6 @@ public struct ManagedClass: Hashable, Sendable {
         self.reachesManagedObject = reachesManagedObject
         self.isComplete = isComplete
     }
-
-    /// Where findings about the class as a whole point: its declaration, or else the first
-    /// extension property.
-    public var location: SourceLocation? {
-        declaration ?? properties.first?.location
-    }
 }
 
 /// An instance property of a managed class, `@NSManaged` or not (a computed property with
