@@ -10,10 +10,14 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "SourceConsistency", targets: ["SourceConsistency"]),
+        .library(name: "Reporting", targets: ["Reporting"]),
+        .library(name: "Configuring", targets: ["Configuring"]),
+        .plugin(name: "LintModels", targets: ["LintModels"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
@@ -39,11 +43,18 @@ let package = Package(
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
             ]
         ),
+        // Reporters (findings in, text out) and the entity-relationship graph renderers.
+        .target(name: "Reporting", dependencies: ["Linting", "DataModel"]),
+        // `.momlint.yml`: finding it, reading it with Yams, and turning it into an engine.
+        .target(
+            name: "Configuring",
+            dependencies: ["Linting", "DataModel", .product(name: "Yams", package: "Yams")]
+        ),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "SourceConsistency",
+                "DataModel", "Linting", "SourceConsistency", "Reporting", "Configuring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,5 +62,18 @@ let package = Package(
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
+        .testTarget(
+            name: "ReportingTests",
+            dependencies: ["Reporting", "Configuring", "Linting", "DataModel"],
+            exclude: ["Expected", "Fixtures", "Schemas"]
+        ),
+        // `swift package lint-models`: lints the models of the package it runs in.
+        .plugin(
+            name: "LintModels",
+            capability: .command(
+                intent: .custom(verb: "lint-models", description: "Lint the package's Core Data models with momlint")
+            ),
+            dependencies: ["momlint"]
+        ),
     ]
 )
