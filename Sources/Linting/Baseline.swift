@@ -127,5 +127,10 @@ public struct BaselineError: Error, Hashable, Sendable, CustomStringConvertible 
     public var path: String
     public var problem: String
 
+    public init(path: String, problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+
     public var description: String { "\(path): error: \(problem)" }
 }

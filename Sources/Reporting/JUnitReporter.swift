@@ -18,7 +18,7 @@ public enum JUnitReporter: Reporter {
         suites += run.loadFailures.map { failure in
             let path = context.displayPath(failure.path)
             let error = Element("error", [("type", "load_error"), ("message", failure.message)],
-                                text: "\(failure.place): error: \(failure.message)")
+                                text: "\(failure.line.map { "\(path):\($0):\(failure.column ?? 1)" } ?? path): error: \(failure.message)")
             return Suite(name: path, cases: [
                 Element("testcase", [("classname", path), ("name", "load"), ("file", path),
                                      ("line", String(failure.line ?? 1)), ("time", "0")], children: [error]),
