@@ -32,10 +32,13 @@ public enum ConfigurationFile {
     /// without one, the empty configuration.
     public static func load(explicitFiles: [String], workingDirectory: String = FileManager.default.currentDirectoryPath,
                             catalogue: [any Rule.Type] = RuleCatalogue.all) throws(ConfigurationDiagnostic) -> Loaded {
-        let files = explicitFiles.isEmpty ? discover(from: workingDirectory).map { [$0] } ?? [] : explicitFiles
+        // A discovered file is named relative to the working directory, as the user would write it.
+        let files = explicitFiles.isEmpty
+            ? discover(from: workingDirectory).map { [FilePaths.relative($0, to: workingDirectory)] } ?? []
+            : explicitFiles
         var merged = Loaded(configuration: LintConfiguration(), warnings: [])
         for file in files {
-            let loaded = try read(file, catalogue: catalogue)
+            let loaded = try read(file, base: workingDirectory, catalogue: catalogue)
             merged.configuration = merged.configuration.merged(with: loaded.configuration)
             merged.warnings += loaded.warnings
         }
@@ -45,19 +48,22 @@ public enum ConfigurationFile {
         return merged
     }
 
-    public static func read(_ path: String, catalogue: [any Rule.Type] = RuleCatalogue.all) throws(ConfigurationDiagnostic) -> Loaded {
+    /// Reads the file at `path`, relative to `base` when not absolute; messages name it as `path`.
+    public static func read(_ path: String, base: String = FileManager.default.currentDirectoryPath,
+                            catalogue: [any Rule.Type] = RuleCatalogue.all) throws(ConfigurationDiagnostic) -> Loaded {
+        let absolutePath = FilePaths.absolute(path, base: base)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: absolutePath, isDirectory: &isDirectory) else {
             throw ConfigurationDiagnostic(.error, file: path, message: ConfigurationWording.notFound())
         }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: absolutePath) else {
             throw ConfigurationDiagnostic(.error, file: path, message: ConfigurationWording.unreadable(
                 isDirectory.boolValue ? "it is a folder" : "permission denied"))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationDiagnostic(.error, file: path, message: ConfigurationWording.unreadable("it is not UTF-8 text"))
         }
-        let folder = (FilePaths.absolute(path) as NSString).deletingLastPathComponent
+        let folder = (absolutePath as NSString).deletingLastPathComponent
         return try parse(text, file: path, folder: folder, catalogue: catalogue)
     }
 

@@ -38,7 +38,7 @@ struct GraphCommand: ParsableCommand {
         do {
             engine = try ConfigurationFile.load(explicitFiles: configurationFiles).configuration.engine()
         } catch {
-            print("error: \(error)", to: &standardError)
+            print(LintCommand.diagnosticLine(for: error), to: &standardError)
             throw ExitCode.inputError
         }
         let run = LintRun(paths: [path], engine: engine)

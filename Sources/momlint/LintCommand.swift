@@ -65,7 +65,7 @@ struct LintCommand: ParsableCommand {
             engine = try loaded.configuration.engine()
             baselineFile = try baseline.map(Baseline.read(from:))
         } catch {
-            print("error: \(error)", to: &standardError)
+            print(Self.diagnosticLine(for: error), to: &standardError)
             throw ExitCode.inputError
         }
         let configuration = loaded.configuration
@@ -109,6 +109,15 @@ struct LintCommand: ParsableCommand {
         }
         if inputFailed { throw ExitCode.inputError }
         if hasFailingFinding { throw ExitCode.findings }
+    }
+
+    /// Errors that name their file already read `file:line:column: error: …`; others get the prefix.
+    static func diagnosticLine(for error: any Error) -> String {
+        switch error {
+        case let error as ConfigurationDiagnostic: error.description
+        case let error as BaselineError: error.description
+        default: "error: \(error)"
+        }
     }
 
     private static func folder(of file: String) -> String {
