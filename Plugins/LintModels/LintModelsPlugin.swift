@@ -2,25 +2,32 @@ import Foundation
 import PackagePlugin
 
 /// `swift package lint-models [--target NAME]... [momlint lint options]`: lints the Core Data
-/// models inside the package's targets with momlint, from the package's root so its
-/// `.momlint.yml` applies. Options it does not know (`--reporter`, `--strict`, ...) go to
+/// models inside the package's targets (all but test targets, unless named) with momlint, from
+/// the package's root so its `.momlint.yml` applies. Options it does not know (`--reporter`, `--strict`, ...) go to
 /// `momlint lint` unchanged.
 @main
 struct LintModelsPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
-        let targets = targetNames.isEmpty ? context.package.targets : try context.package.targets(named: targetNames)
+        // Test targets hold fixtures, some broken on purpose: lint them only when named.
+        let targets = targetNames.isEmpty
+            ? context.package.targets.filter { ($0 as? SourceModuleTarget)?.kind != .test }
+            : try context.package.targets(named: targetNames)
         let folders = Set(targets.map(\.directoryURL.standardizedFileURL))
         let models = folders.sorted { $0.path < $1.path }.flatMap(Self.models(under:))
         guard !models.isEmpty else {
-            Diagnostics.remark("lint-models: no .xcdatamodeld or .xcdatamodel in the package's targets; nothing to lint")
+            print("lint-models: no .xcdatamodeld or .xcdatamodel in the package's non-test targets; "
+                  + "nothing to lint (name a target with --target NAME)")
             return
         }
 
         let process = Process()
         process.executableURL = try context.tool(named: "momlint").url
-        process.arguments = ["lint"] + extractor.remainingArguments + models.map(\.path)
+        let root = context.package.directoryURL.standardizedFileURL.path + "/"
+        // Relative to the package, as a user would type them, so reports read the same as from the terminal.
+        let paths = models.map { $0.path.hasPrefix(root) ? String($0.path.dropFirst(root.count)) : $0.path }
+        process.arguments = ["lint"] + extractor.remainingArguments + paths
         process.currentDirectoryURL = context.package.directoryURL
         try process.run()
         process.waitUntilExit()
