@@ -12,6 +12,8 @@ enum TestPaths {
     static let library = fixtures + "/Library.xcdatamodeld"
     static let broken = fixtures + "/Broken/Broken.xcdatamodel"
     static let expected = testsFolder + "/Expected"
+    /// The real-world models beside the package, read-only; tests skip when it is absent.
+    static let corpus = packageRoot + "/../shared/corpus/models"
 }
 
 // MARK: Test-only rules, so reporter outputs do not change when the real catalogue grows.
