@@ -72,8 +72,7 @@ let package = Package(
             name: "LintModels",
             capability: .command(
                 intent: .custom(verb: "lint-models", description: "Lint the package's Core Data models with momlint")
-            ),
-            dependencies: ["momlint"]
+            )
         ),
     ]
 )

@@ -22,8 +22,18 @@ struct LintModelsPlugin: CommandPlugin {
             return
         }
 
+        // Built on demand through the package manager rather than declared as the plugin's
+        // dependency: a declared tool is built a second time, for the host, by every
+        // `swift build` of the package, swift-syntax included.
+        let build = try packageManager.build(.product("momlint"), parameters: .init(configuration: .debug, logging: .concise))
+        guard build.succeeded,
+              let momlint = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "momlint" })
+        else {
+            print(build.logText)
+            throw LintModelsFailure.buildFailed
+        }
         let process = Process()
-        process.executableURL = try context.tool(named: "momlint").url
+        process.executableURL = momlint.url
         let root = context.package.directoryURL.standardizedFileURL.path + "/"
         // Relative to the package, as a user would type them, so reports read the same as from the terminal.
         let paths = models.map { $0.path.hasPrefix(root) ? String($0.path.dropFirst(root.count)) : $0.path }
@@ -33,7 +43,7 @@ struct LintModelsPlugin: CommandPlugin {
         process.waitUntilExit()
         // momlint has printed the findings; fail the command with its documented exit status.
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw LintModelsFailure(status: process.terminationStatus)
+            throw LintModelsFailure.momlintExited(process.terminationStatus)
         }
     }
 
@@ -56,10 +66,15 @@ struct LintModelsPlugin: CommandPlugin {
     }
 }
 
-struct LintModelsFailure: Error, CustomStringConvertible {
-    var status: Int32
+enum LintModelsFailure: Error, CustomStringConvertible {
+    case buildFailed
+    case momlintExited(Int32)
+
     var description: String {
-        status == 1 ? "momlint found error-severity findings (exit 1)"
-                    : "momlint could not lint every model (exit \(status)); see the messages above"
+        switch self {
+        case .buildFailed: "could not build momlint; see the build log above"
+        case .momlintExited(1): "momlint found error-severity findings (exit 1)"
+        case .momlintExited(let status): "momlint could not lint every model (exit \(status)); see the messages above"
+        }
     }
 }

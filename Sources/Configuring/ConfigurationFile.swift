@@ -30,15 +30,18 @@ public enum ConfigurationFile {
 
     /// The files given with `--config`, merged in order; without any, the discovered file;
     /// without one, the empty configuration.
+    /// `otherRuleIDs` names rules outside the engine's catalogue whose findings a run may hold
+    /// (the source rules), so the configuration may name them too.
     public static func load(explicitFiles: [String], workingDirectory: String = FileManager.default.currentDirectoryPath,
-                            catalogue: [any Rule.Type] = RuleCatalogue.all) throws(ConfigurationDiagnostic) -> Loaded {
+                            catalogue: [any Rule.Type] = RuleCatalogue.all,
+                            otherRuleIDs: [String] = []) throws(ConfigurationDiagnostic) -> Loaded {
         // A discovered file is named relative to the working directory, as the user would write it.
         let files = explicitFiles.isEmpty
             ? discover(from: workingDirectory).map { [FilePaths.relative($0, to: workingDirectory)] } ?? []
             : explicitFiles
         var merged = Loaded(configuration: LintConfiguration(), warnings: [])
         for file in files {
-            let loaded = try read(file, base: workingDirectory, catalogue: catalogue)
+            let loaded = try read(file, base: workingDirectory, catalogue: catalogue, otherRuleIDs: otherRuleIDs)
             merged.configuration = merged.configuration.merged(with: loaded.configuration)
             merged.warnings += loaded.warnings
         }
@@ -50,7 +53,8 @@ public enum ConfigurationFile {
 
     /// Reads the file at `path`, relative to `base` when not absolute; messages name it as `path`.
     public static func read(_ path: String, base: String = FileManager.default.currentDirectoryPath,
-                            catalogue: [any Rule.Type] = RuleCatalogue.all) throws(ConfigurationDiagnostic) -> Loaded {
+                            catalogue: [any Rule.Type] = RuleCatalogue.all,
+                            otherRuleIDs: [String] = []) throws(ConfigurationDiagnostic) -> Loaded {
         let absolutePath = FilePaths.absolute(path, base: base)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: absolutePath, isDirectory: &isDirectory) else {
@@ -64,19 +68,20 @@ public enum ConfigurationFile {
             throw ConfigurationDiagnostic(.error, file: path, message: ConfigurationWording.unreadable("it is not UTF-8 text"))
         }
         let folder = (absolutePath as NSString).deletingLastPathComponent
-        return try parse(text, file: path, folder: folder, catalogue: catalogue)
+        return try parse(text, file: path, folder: folder, catalogue: catalogue, otherRuleIDs: otherRuleIDs)
     }
 
     /// Parses configuration text. Relative paths in it are taken from `folder`.
     public static func parse(_ text: String, file: String, folder: String,
-                             catalogue: [any Rule.Type] = RuleCatalogue.all) throws(ConfigurationDiagnostic) -> Loaded {
+                             catalogue: [any Rule.Type] = RuleCatalogue.all,
+                             otherRuleIDs: [String] = []) throws(ConfigurationDiagnostic) -> Loaded {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch {
             throw diagnostic(for: error, file: file)
         }
-        var reader = ConfigurationReader(file: file, folder: folder, catalogue: catalogue)
+        var reader = ConfigurationReader(file: file, folder: folder, catalogue: catalogue, otherRuleIDs: otherRuleIDs)
         guard let root else {  // an empty file or only comments
             return Loaded(configuration: LintConfiguration(files: [file]), warnings: [])
         }

@@ -8,17 +8,21 @@ struct ConfigurationReader {
     let file: String
     let folder: String
     let catalogue: [any Rule.Type]
+    /// Ids of rules the engine does not run but findings may carry (the source rules of
+    /// `--sources`): known, so configurable by severity and in the rule lists, with no options.
+    let otherRuleIDs: [String]
     private(set) var configuration: LintConfiguration
     private(set) var warnings: [ConfigurationDiagnostic] = []
 
-    init(file: String, folder: String, catalogue: [any Rule.Type]) {
+    init(file: String, folder: String, catalogue: [any Rule.Type], otherRuleIDs: [String]) {
         self.file = file
         self.folder = folder
         self.catalogue = catalogue
+        self.otherRuleIDs = otherRuleIDs
         self.configuration = LintConfiguration(files: [file])
     }
 
-    private var ruleIDs: [String] { catalogue.map { $0.description.id } }
+    private var ruleIDs: [String] { catalogue.map { $0.description.id } + otherRuleIDs }
 
     mutating func read(_ root: Node) throws(ConfigurationDiagnostic) {
         guard let mapping = root.mapping else {
@@ -30,7 +34,9 @@ struct ConfigurationReader {
             if let known = LintConfiguration.Key(rawValue: key) {
                 read(known, value)
             } else if let rule = catalogue.first(where: { $0.description.id == key }) {
-                readRuleEntry(rule, value)
+                readRuleEntry(id: key, options: (rule as? any ConfigurableRule.Type)?.options, value)
+            } else if otherRuleIDs.contains(key) {
+                readRuleEntry(id: key, options: nil, value)
             } else {
                 warn(at: keyNode, ConfigurationWording.unknownKey(
                     key, suggestion: Self.closest(to: key, among: LintConfiguration.Key.allCases.map(\.rawValue) + ruleIDs)))
@@ -57,9 +63,9 @@ struct ConfigurationReader {
         }
     }
 
-    /// `rule: error`, or `rule: {severity: error, option: value}`.
-    private mutating func readRuleEntry(_ rule: any Rule.Type, _ value: Node) {
-        let id = rule.description.id
+    /// `rule: error`, or `rule: {severity: error, option: value}`. `validOptions` is nil for a
+    /// rule that takes none.
+    private mutating func readRuleEntry(id: String, options validOptions: [RuleOptionDescription]?, _ value: Node) {
         var setting = LintConfiguration.RuleSetting()
         if let scalar = value.scalar {
             setting.severity = severity(scalar.string, rule: id, at: value)
@@ -78,7 +84,7 @@ struct ConfigurationReader {
                     }
                 }
             }
-            validateOptions(options, of: rule, setting: &setting)
+            validateOptions(options, of: id, valid: validOptions, setting: &setting)
         } else {
             warn(at: value, ConfigurationWording.invalidRuleEntry(rule: id))
             return
@@ -86,16 +92,16 @@ struct ConfigurationReader {
         configuration.ruleSettings[id] = setting
     }
 
-    private mutating func validateOptions(_ options: [(name: String, node: Node)], of rule: any Rule.Type,
+    private mutating func validateOptions(_ options: [(name: String, node: Node)], of id: String,
+                                          valid validOptions: [RuleOptionDescription]?,
                                           setting: inout LintConfiguration.RuleSetting) {
         guard !options.isEmpty else { return }
-        let id = rule.description.id
-        guard let configurable = rule as? any ConfigurableRule.Type else {
+        guard let validOptions else {
             warn(at: options[0].node, ConfigurationWording.ruleTakesNoOptions(rule: id, options: options.map(\.name)))
             setting.options = RuleOptions()
             return
         }
-        let valid = configurable.options.map(\.name)
+        let valid = validOptions.map(\.name)
         for option in options where !valid.contains(option.name) {
             warn(at: option.node, ConfigurationWording.unknownOption(rule: id, option: option.name, valid: valid))
             setting.options.values[option.name] = nil

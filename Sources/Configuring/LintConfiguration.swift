@@ -74,9 +74,29 @@ public struct LintConfiguration: Sendable {
 
     /// The rules to run, in catalogue order: `only_rules` (or all), less `disabled_rules`.
     public func rules(from catalogue: [any Rule.Type] = RuleCatalogue.all) -> [any Rule.Type] {
-        catalogue.filter { rule in
-            let id = rule.description.id
-            return (onlyRules?.contains(id) ?? true) && !disabledRules.contains(id)
+        catalogue.filter { admits(ruleID: $0.description.id) }
+    }
+
+    /// True when the rule may run: listed in `only_rules` (when set) and not disabled.
+    public func admits(ruleID: String) -> Bool {
+        (onlyRules?.contains(ruleID) ?? true) && !disabledRules.contains(ruleID)
+    }
+
+    /// The severity the rule's findings get: the configured one, else its default.
+    public func severity(of rule: RuleDescription) -> Severity {
+        ruleSettings[rule.id]?.severity ?? rule.defaultSeverity
+    }
+
+    /// The run with the configuration applied to every finding, whichever checker made it:
+    /// rules it does not admit dropped, severities overridden, `momlint:disable` honoured.
+    /// The engine does the same for model rules; this reaches findings added after it (the
+    /// source rules of `--sources`), and changes nothing the engine already decided.
+    public func applied(to run: LintRun) -> LintRun {
+        run.mappingFindings { report, finding in
+            guard admits(ruleID: finding.ruleID), !Suppressions(model: report.model).silences(finding) else { return nil }
+            var adjusted = finding
+            adjusted.severity = ruleSettings[finding.ruleID]?.severity ?? finding.severity
+            return adjusted
         }
     }
 

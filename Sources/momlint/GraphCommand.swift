@@ -36,7 +36,10 @@ struct GraphCommand: ParsableCommand {
         var standardError = StandardError()
         let engine: LintEngine
         do {
-            engine = try ConfigurationFile.load(explicitFiles: configurationFiles).configuration.engine()
+            let loaded = try ConfigurationFile.load(explicitFiles: configurationFiles,
+                                                    otherRuleIDs: LintCommand.sourceRules.map(\.id))
+            for warning in loaded.warnings { print(warning, to: &standardError) }
+            engine = try loaded.configuration.engine()
         } catch {
             print(LintCommand.diagnosticLine(for: error), to: &standardError)
             throw ExitCode.inputError

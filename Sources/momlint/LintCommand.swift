@@ -61,7 +61,7 @@ struct LintCommand: ParsableCommand {
         let baselineFile: Baseline?
         do {
             writer = ReportWriter(destinations: try reporters.map(ReporterDestination.init(parsing:)))
-            loaded = try ConfigurationFile.load(explicitFiles: configurationFiles)
+            loaded = try ConfigurationFile.load(explicitFiles: configurationFiles, otherRuleIDs: Self.sourceRules.map(\.id))
             engine = try loaded.configuration.engine()
             baselineFile = try baseline.map(Baseline.read(from:))
         } catch {
@@ -74,7 +74,7 @@ struct LintCommand: ParsableCommand {
         var run = LintRun(paths: configuration.paths(arguments: paths), loader: ModelLoader(loadsAllVersions: allVersions),
                           engine: engine)
         run.checkSources(in: sourceDirectories)
-        run = configuration.excluding(from: run)
+        run = configuration.applied(to: configuration.excluding(from: run))
         var inputFailed = !run.loadFailures.isEmpty
         if let writeBaseline {
             let recorded = Baseline(recording: run.findings, folder: Self.folder(of: writeBaseline))
@@ -95,9 +95,13 @@ struct LintCommand: ParsableCommand {
 
         if !quiet { for note in run.notes { print(note, to: &standardError) } }
         for failure in run.loadFailures { print(failure, to: &standardError) }
+        var context = ReportContext(engine: engine, toolVersion: Momlint.version)
+        if !sourceDirectories.isEmpty {
+            context.rules += Self.sourceRules.filter { configuration.admits(ruleID: $0.id) }
+                .map { ReportContext.RuleInfo(description: $0, severity: configuration.severity(of: $0)) }
+        }
         do {
-            print(try writer.write(run, context: ReportContext(engine: engine, toolVersion: Momlint.version)),
-                  terminator: "")
+            print(try writer.write(run, context: context), terminator: "")
         } catch {
             print(error, to: &standardError)
             inputFailed = true
@@ -110,6 +114,9 @@ struct LintCommand: ParsableCommand {
         if inputFailed { throw ExitCode.inputError }
         if hasFailingFinding { throw ExitCode.findings }
     }
+
+    /// The rules `--sources` runs besides the engine's: configurable by id like any rule.
+    static var sourceRules: [RuleDescription] { SourceRuleCatalogue.all.map { $0.description } }
 
     /// Errors that name their file already read `file:line:column: error: …`; others get the prefix.
     static func diagnosticLine(for error: any Error) -> String {

@@ -168,4 +168,28 @@ import Testing
             try ConfigurationFile.load(explicitFiles: ["/nope/.momlint.yml"], catalogue: TestRules.all)
         }
     }
+
+    /// Findings added after the engine (the source rules of `--sources`) obey the same
+    /// configuration: rule lists, severities and `momlint:disable`.
+    @Test func configurationAppliesToFindingsFromOutsideTheEngine() throws {
+        let loaded = try ConfigurationFile.parse("""
+            disabled_rules: [source_gone]
+            source_kept: error
+            source_kept_too: {limit: 3}
+            """, file: ".momlint.yml", folder: folder, catalogue: TestRules.all,
+            otherRuleIDs: ["source_gone", "source_kept", "source_kept_too"])
+        #expect(loaded.warnings.map(\.message) == ["rule 'source_kept_too' takes no options; ignoring 'limit'"])
+        let run = Fixture.run(engine: LintEngine(rules: []))
+        let model = run.reports[0].model
+        func finding(_ rule: String, _ entity: String, _ property: String?) -> Finding {
+            Finding(ruleID: rule, severity: .warning, message: "m", location: .init(file: "Book.swift", line: 1, column: 1),
+                    entityName: entity, propertyName: property)
+        }
+        let withSources = LintRun(reports: [.init(model: model, findings: [
+            finding("source_gone", "Book", "title"), finding("source_kept", "Book", "title"),
+            finding("source_kept_too", "Book", "pages"),
+        ])], loadFailures: [], notes: [])
+        let applied = loaded.configuration.applied(to: withSources)
+        #expect(applied.findings.map { "\($0.ruleID) \($0.severity)" } == ["source_kept error", "source_kept_too warning"])
+    }
 }
