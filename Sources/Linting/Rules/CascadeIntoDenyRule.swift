@@ -132,7 +132,7 @@ public struct CascadeIntoDenyRule: Rule {
             let denyingEntity = model.entities[target[edge.target]].name
             let path = RelationshipPathText.render(first: shown, hidden: max(0, remaining - last.count), last: last)
             violations.append(Violation(
-                message: "deleting a '\(declared.entity.name)' cascades through \(path) to '\(denyingEntity).\(denial.name)', "
+                message: "deleting \(Naming.indefinite(declared.entity.name)) cascades through \(path) to '\(denyingEntity).\(denial.name)', "
                     + "which uses Deny, so the delete fails whenever '\(denyingEntity).\(denial.name)' is non-empty; "
                     + "make that relationship Nullify or Cascade, or stop the cascade earlier",
                 location: declared.relationship.location, entityName: declared.entity.name,

@@ -62,8 +62,8 @@ public struct CascadeToSharedRule: Rule {
             let consequence = relationship.isToMany
                 ? "'\(declared.qualifiedName)' and '\(inverse.qualifiedName)' are many-to-many, so deleting one '\(source)' "
                     + "deletes every '\(destination)' it has, though other '\(source)' objects still hold them"
-                : "'\(declared.qualifiedName)' cascades to a '\(destination)' shared through the to-many '\(inverse.qualifiedName)', "
-                    + "so deleting one '\(source)' deletes the '\(destination)' the other '\(source)' objects are in"
+                : "'\(declared.qualifiedName)' cascades to \(Naming.indefinite(destination)) shared through the to-many '\(inverse.qualifiedName)', "
+                    + "so deleting one '\(source)' deletes the '\(destination)' that the other '\(source)' objects are in"
             return Violation(
                 message: consequence + "; use Nullify here and keep Cascade on the owning side",
                 location: relationship.location, entityName: source, propertyName: relationship.name,

@@ -72,7 +72,9 @@ public struct DefaultValueInvalidRule: Rule {
         case .integer16, .integer32, .integer64:
             let range = type.integerRange!
             return numericProblems(attribute, typeName: type.xmlName) { text in
-                guard let value = Int64(text) else { return .unparsable }
+                // Xcode keeps "0.0" when a Double becomes an integer; Core Data reads it as 0.
+                guard let value = Int64(text) ?? Double(text).flatMap({ $0 == $0.rounded() ? Int64(exactly: $0) : nil })
+                else { return .unparsable }
                 return range.contains(value) ? .value(Double(value)) : .outOfRange("\(range.lowerBound)...\(range.upperBound)")
             }
         case .double, .decimal:

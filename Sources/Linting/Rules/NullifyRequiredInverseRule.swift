@@ -72,11 +72,11 @@ public struct NullifyRequiredInverseRule: Rule {
             let destination = relationship.destinationEntityName ?? inverse.entity.name
             let failure: String
             if !inverseRelationship.isToMany && !inverseRelationship.isOptional {
-                failure = "'\(inverse.qualifiedName)' is required, so deleting a '\(declared.entity.name)' leaves its "
+                failure = "'\(inverse.qualifiedName)' is required, so deleting \(Naming.indefinite(declared.entity.name)) leaves its "
                     + "'\(destination)' objects without one and the save fails (1570)"
             } else if inverseRelationship.isToMany, let minimum = inverseRelationship.minCount, minimum > 0 {
-                failure = "'\(inverse.qualifiedName)' needs at least \(minimum), so deleting a '\(declared.entity.name)' can "
-                    + "leave a '\(destination)' below its minimum and the save fails (1580)"
+                failure = "'\(inverse.qualifiedName)' needs at least \(minimum), so deleting \(Naming.indefinite(declared.entity.name)) can "
+                    + "leave \(Naming.indefinite(destination)) below its minimum and the save fails (1580)"
             } else {
                 return nil
             }

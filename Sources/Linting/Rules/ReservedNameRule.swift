@@ -16,7 +16,9 @@ public struct ReservedNameRule: Rule {
             `autorelease`, `retainCount`, `alloc`, `new`). Names such as `deleted` or `inserted` \
             collide with the getters of `isDeleted`/`isInserted` and misbehave silently. A property named \
             like a Swift keyword (for a Swift model) or an Objective-C/C keyword (for an Objective-C \
-            model) makes Xcode's generated class fail to compile.
+            model) makes Xcode's generated class fail to compile; keywords are flagged only on entities \
+            whose class Xcode generates (Codegen "Class Definition" or "Category/Extension"), because a \
+            hand-written Swift class can escape the name with backticks.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nspropertydescription",
@@ -40,7 +42,7 @@ public struct ReservedNameRule: Rule {
                 <entity name="Folder"/>
                 """),
             RuleExample("""
-                <entity name="Setting">
+                <entity name="Setting" codeGenerationType="class">
                     ↓<attribute name="default" optional="YES" attributeType="String"/>
                 </entity>
                 """),
@@ -52,6 +54,9 @@ public struct ReservedNameRule: Rule {
                     <attribute name="isArchived" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
                     <attribute name="id" optional="YES" attributeType="UUID" usesScalarValueType="NO"/>
                     <attribute name="open" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
+                </entity>
+                <entity name="Setting">
+                    <attribute name="default" optional="YES" attributeType="String"/>
                 </entity>
                 """),
         ])
@@ -104,6 +109,7 @@ public struct ReservedNameRule: Rule {
         let language = isSwift ? "Swift" : "Objective-C"
         var violations: [Violation] = []
         for entity in model.entities {
+            let isGenerated = entity.codeGeneration == .classDefinition || entity.codeGeneration == .category
             for property in entity.properties {
                 let name = property.name
                 let problem: String
@@ -111,7 +117,7 @@ public struct ReservedNameRule: Rule {
                     problem = "clashes with NSObject's '\(name)', which Core Data relies on"
                 } else if Self.managedObjectMethodNames.contains(name) {
                     problem = "clashes with NSManagedObject's '\(name)', which Core Data relies on"
-                } else if keywords.contains(name) {
+                } else if isGenerated && keywords.contains(name) {
                     problem = "is a \(language) keyword, so the generated class cannot declare it"
                 } else {
                     continue

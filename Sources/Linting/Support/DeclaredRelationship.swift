@@ -107,6 +107,12 @@ enum Naming {
         return word + "s"
     }
 
+    /// `a 'Note'`, `an 'Account'`: the article an English reader expects before a quoted name.
+    static func indefinite(_ name: String) -> String {
+        let vowels: Set<Character> = ["A", "E", "I", "O", "U", "a", "e", "i", "o", "u"]
+        return (name.first.map(vowels.contains) ?? false ? "an" : "a") + " '\(name)'"
+    }
+
     /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
     static func quotedList(_ names: [String]) -> String {
         let quoted = names.map { "'\($0)'" }

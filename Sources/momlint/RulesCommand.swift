@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Linting
+
+/// `momlint rules`: the catalogue, one rule's documentation, or the generated `Rules/` pages.
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "List the rules, show one rule's documentation, or generate the Rules/ pages.",
+        discussion: """
+            Without arguments, prints every rule with its default severity, category and summary. \
+            With a rule id, prints that rule's documentation and examples. With --generate-docs DIR, \
+            writes DIR/<id>.md for every rule and DIR/README.md, the index.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("A rule id, e.g. missing_inverse, to print its documentation.", valueName: "id"))
+    var ruleID: String?
+
+    @Option(name: .customLong("generate-docs"),
+            help: ArgumentHelp("Write <id>.md for every rule and README.md into this directory.", valueName: "dir"))
+    var documentationDirectory: String?
+
+    func validate() throws {
+        if ruleID != nil && documentationDirectory != nil {
+            throw ValidationError("give either a rule id or --generate-docs, not both")
+        }
+    }
+
+    func run() throws {
+        if let directory = documentationDirectory {
+            try generateDocumentation(into: directory)
+        } else if let ruleID {
+            guard let rule = RuleCatalogue.rule(id: ruleID) else {
+                var standardError = StandardError()
+                print("momlint: no rule with id '\(ruleID)'; run 'momlint rules' for the list", to: &standardError)
+                throw ExitCode.inputError
+            }
+            print(RuleDocumentation.terminalText(for: rule.description), terminator: "")
+        } else {
+            print(Self.table(RuleCatalogue.all.map { $0.description }), terminator: "")
+        }
+    }
+
+    /// An aligned table: id, severity, category, summary.
+    static func table(_ descriptions: [RuleDescription]) -> String {
+        let rows = [["id", "severity", "category", "summary"]] + descriptions.map {
+            [$0.id, $0.defaultSeverity.rawValue, $0.category.rawValue, $0.summary]
+        }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                + "  " + row[3]
+        }.joined(separator: "\n") + "\n"
+    }
+
+    private func generateDocumentation(into directory: String) throws {
+        let manager = FileManager.default
+        var standardError = StandardError()
+        do {
+            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            for (name, text) in RuleDocumentation.files().sorted(by: { $0.key < $1.key }) {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
+            }
+        } catch {
+            print("\(directory): cannot write the rule documentation: \(error.localizedDescription)", to: &standardError)
+            throw ExitCode.inputError
+        }
+        print("Wrote \(RuleCatalogue.all.count) rule pages and README.md to \(directory)")
+    }
+}
