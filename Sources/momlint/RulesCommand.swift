@@ -21,18 +21,18 @@ struct RulesCommand: ParsableCommand {
             help: ArgumentHelp("Write <id>.md for every rule and README.md into this directory.", valueName: "dir"))
     var documentationDirectory: String?
 
-    func validate() throws {
-        if ruleID != nil && documentationDirectory != nil {
-            throw ValidationError("give either a rule id or --generate-docs, not both")
-        }
-    }
-
     func run() throws {
+        var standardError = StandardError()
+        // Checked here rather than in validate(): ArgumentParser exits 64 for validation errors,
+        // and momlint documents 2 for a wrong command line.
+        if ruleID != nil && documentationDirectory != nil {
+            print("momlint: give either a rule id or --generate-docs, not both", to: &standardError)
+            throw ExitCode.inputError
+        }
         if let directory = documentationDirectory {
             try generateDocumentation(into: directory)
         } else if let ruleID {
             guard let rule = RuleCatalogue.rule(id: ruleID) else {
-                var standardError = StandardError()
                 print("momlint: no rule with id '\(ruleID)'; run 'momlint rules' for the list", to: &standardError)
                 throw ExitCode.inputError
             }
@@ -56,13 +56,13 @@ struct RulesCommand: ParsableCommand {
 
     private func generateDocumentation(into directory: String) throws {
         let manager = FileManager.default
-        var standardError = StandardError()
         do {
             try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
             for (name, text) in RuleDocumentation.files().sorted(by: { $0.key < $1.key }) {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
             }
         } catch {
+            var standardError = StandardError()
             print("\(directory): cannot write the rule documentation: \(error.localizedDescription)", to: &standardError)
             throw ExitCode.inputError
         }
