@@ -73,9 +73,7 @@ public struct CascadeCycleRule: Rule {
         var climbing: [Int: [Int]] = [:]
         for (index, declared) in graph.relationships.enumerated() {
             let source = graph.declared(graph.sourceEntity[index])
-            guard let edge = graph.edges[source].first(where: { $0.relationship == index }),
-                  component[source] == component[edge.target]
-            else { continue }
+            guard component[source] == component[graph.destinationNode[index]] else { continue }
             members[component[source], default: []].append(index)
             if let inverse = model.resolvedInverse(of: declared.relationship), inverse.relationship.isToMany {
                 climbing[component[source], default: []].append(index)
@@ -88,8 +86,7 @@ public struct CascadeCycleRule: Rule {
             // several, the one whose name sorts first, so the file's order does not matter.
             let first = climbers.min { graph.relationships[$0].qualifiedName < graph.relationships[$1].qualifiedName }!
             let declared = graph.relationships[first]
-            let start = graph.edges[graph.declared(graph.sourceEntity[first])].first { $0.relationship == first }!.target
-            let loop = graph.relationshipPath(from: start, to: graph.declared(graph.sourceEntity[first])) { component[$0] == id } ?? []
+            let loop = graph.relationshipPath(from: graph.destinationNode[first], to: graph.declared(graph.sourceEntity[first])) { component[$0] == id } ?? []
             let names = ([first] + loop).map { graph.relationships[$0].qualifiedName } + [declared.qualifiedName]
             var entityNames: [String] = []
             var seen: Set<String> = []

@@ -112,13 +112,11 @@ public struct CascadeIntoDenyRule: Rule {
 
         var violations: [Violation] = []
         for (index, declared) in graph.relationships.enumerated() {
-            let source = graph.declared(graph.sourceEntity[index])
-            guard let edge = graph.edges[source].first(where: { $0.relationship == index }),
-                  target[edge.target] != unreached
-            else { continue }
+            let destination = graph.destinationNode[index]
+            guard target[destination] != unreached else { continue }
             // The first few steps, walked; the rest summarised from what the search recorded.
             var shown = [declared.qualifiedName]
-            var node = edge.target
+            var node = destination
             while next[node] != unreached, shown.count < RelationshipPathText.maximumShown / 2 {
                 if let relationship = nextRelationship[node] {
                     shown.append(graph.relationships[relationship].qualifiedName)
@@ -128,8 +126,8 @@ public struct CascadeIntoDenyRule: Rule {
             let remaining = hopsLeft[node]
             var last: [String] = []
             if remaining > 0, let final = lastHop[node] { last = [graph.relationships[final].qualifiedName] }
-            let denial = denials[target[edge.target]][0]
-            let denyingEntity = model.entities[target[edge.target]].name
+            let denial = denials[target[destination]][0]
+            let denyingEntity = model.entities[target[destination]].name
             let path = RelationshipPathText.render(first: shown, hidden: max(0, remaining - last.count), last: last)
             violations.append(Violation(
                 message: "deleting \(Naming.indefinite(declared.entity.name)) cascades through \(path) to '\(denyingEntity).\(denial.name)', "

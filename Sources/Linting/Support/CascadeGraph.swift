@@ -26,18 +26,14 @@ struct CascadeGraph {
     let relationships: [DeclaredRelationship]
     /// The entity index each relationship is declared on.
     let sourceEntity: [Int]
+    /// The `kind` node each relationship leads to.
+    let destinationNode: [Int]
     let edges: [[Edge]]
-    let entityNames: [String]
 
     func kind(_ entity: Int) -> Int { entity }
     func exact(_ entity: Int) -> Int { entityCount + entity }
     func declared(_ entity: Int) -> Int { 2 * entityCount + entity }
     var nodeCount: Int { 3 * entityCount }
-
-    /// The entity whose `declared` node is `node`, if it is one.
-    func entity(ofDeclaredNode node: Int) -> Int? {
-        node >= 2 * entityCount ? node - 2 * entityCount : nil
-    }
 
     /// - Parameter follows: which relationships carry deletes (Cascade, usually).
     init(model: Model, follows: (Relationship) -> Bool) {
@@ -53,6 +49,7 @@ struct CascadeGraph {
         var edges = [[Edge]](repeating: [], count: 3 * count)
         var relationships: [DeclaredRelationship] = []
         var sourceEntity: [Int] = []
+        var destinationNode: [Int] = []
         for (index, entity) in entities.enumerated() {
             edges[index].append(Edge(target: count + index))                // kind -> exact
             edges[count + index].append(Edge(target: 2 * count + index))    // exact -> declared
@@ -65,13 +62,14 @@ struct CascadeGraph {
                 edges[2 * count + index].append(Edge(target: destination, relationship: relationships.count))
                 relationships.append(DeclaredRelationship(entity: entity, relationship: relationship))
                 sourceEntity.append(index)
+                destinationNode.append(destination)
             }
         }
         self.entityCount = count
         self.relationships = relationships
         self.sourceEntity = sourceEntity
+        self.destinationNode = destinationNode
         self.edges = edges
-        self.entityNames = entities.map(\.name)
     }
 
     /// True for each entity whose parent chain ends at a root without looping. Each entity is
