@@ -206,7 +206,7 @@ struct RuleBehaviourTests {
         let findings = try Self.findings("cascade_cycle", in: model)
         #expect(findings.count == 1)
         let message = try #require(findings.first?.message)
-        #expect(message.hasPrefix("Cascade rules form a cycle, 'E0.next' → 'E1.next' → "))
+        #expect(message.hasPrefix("cascade rules form a cycle, 'E0.next' → 'E1.next' → "))
         #expect(message.contains("more) …"))
         #expect(message.count < 1_000)
     }

@@ -98,7 +98,7 @@ public struct CascadeCycleRule: Rule {
                 ? Naming.quotedList(Array(entityNames.prefix(5))) + " and \(entityNames.count - 5) more entities"
                 : Naming.quotedList(entityNames)
             violations.append(Violation(
-                message: "Cascade rules form a cycle, \(RelationshipPathText.render(names)), through a shared object; deleting "
+                message: "cascade rules form a cycle, \(RelationshipPathText.render(names)), through a shared object; deleting "
                     + "any \(shownEntities) object deletes everything connected through them; set "
                     + "'\(declared.qualifiedName)', which climbs to the shared object, to Nullify",
                 location: declared.relationship.location, entityName: declared.entity.name,

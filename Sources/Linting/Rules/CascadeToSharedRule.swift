@@ -37,6 +37,16 @@ public struct CascadeToSharedRule: Rule {
                     <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="tags" inverseEntity="Note"/>
                 </entity>
                 """),
+            // The destination is a sub-entity; the to-many inverse is declared on its parent.
+            RuleExample("""
+                <entity name="Organisation" isAbstract="YES">
+                    <relationship name="players" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Player" inverseName="club" inverseEntity="Player"/>
+                </entity>
+                <entity name="Club" parentEntity="Organisation"/>
+                <entity name="Player">
+                    ↓<relationship name="club" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Club" inverseName="players" inverseEntity="Club"/>
+                </entity>
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""

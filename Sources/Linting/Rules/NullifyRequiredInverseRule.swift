@@ -41,6 +41,16 @@ public struct NullifyRequiredInverseRule: Rule {
                     <relationship name="players" optional="YES" toMany="YES" minCount="1" deletionRule="Cascade" destinationEntity="Player" inverseName="team" inverseEntity="Player"/>
                 </entity>
                 """),
+            // The required inverse is inherited from the destination's parent.
+            RuleExample("""
+                <entity name="Team">
+                    ↓<relationship name="players" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Player" inverseName="team" inverseEntity="Player"/>
+                </entity>
+                <entity name="Member" isAbstract="YES">
+                    <relationship name="team" maxCount="1" deletionRule="Nullify" destinationEntity="Team" inverseName="players" inverseEntity="Team"/>
+                </entity>
+                <entity name="Player" parentEntity="Member"/>
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
