@@ -95,8 +95,8 @@ public struct CascadeCycleRule: Rule {
                 entityNames.append(graph.relationships[index].entity.name)
             }
             let shownEntities = entityNames.count > 6
-                ? Naming.quotedList(Array(entityNames.prefix(5))) + " and \(entityNames.count - 5) more entities"
-                : Naming.quotedList(entityNames)
+                ? Naming.quotedList(Array(entityNames.prefix(5)), conjunction: "or") + " (or \(entityNames.count - 5) more entities)"
+                : Naming.quotedList(entityNames, conjunction: "or")
             violations.append(Violation(
                 message: "cascade rules form a cycle, \(RelationshipPathText.render(names)), through a shared object; deleting "
                     + "any \(shownEntities) object deletes everything connected through them; set "

@@ -60,13 +60,24 @@ public struct DefaultValueInvalidRule: Rule {
         model.declaredAttributes.compactMap { declared in
             let problems = Self.problems(with: declared.attribute)
             guard !problems.isEmpty else { return nil }
-            return declared.violation("'\(declared.qualifiedName)' " + problems.joined(separator: "; ")
-                + "; write values the \(declared.attribute.attributeType?.xmlName ?? "attribute's") type can hold")
+            let typeName = declared.attribute.attributeType?.xmlName ?? "attribute's"
+            var fixes: [String] = []
+            if problems.contains(where: { !$0.isAboutBounds }) { fixes.append("write values the \(typeName) type can hold") }
+            if problems.contains(where: \.isAboutBounds) { fixes.append("keep the minimum at or below the maximum and the default between them") }
+            return declared.violation("'\(declared.qualifiedName)' " + problems.map(\.text).joined(separator: "; ")
+                + "; " + fixes.joined(separator: ", and "))
         }
     }
 
-    /// What is wrong with the attribute's default and bounds, each as a phrase.
-    static func problems(with attribute: Attribute) -> [String] {
+    /// One thing wrong with an attribute's values, as a phrase that follows its name.
+    struct Problem {
+        var text: String
+        /// True when each value is fine on its own but they contradict each other.
+        var isAboutBounds = false
+    }
+
+    /// What is wrong with the attribute's default and bounds.
+    static func problems(with attribute: Attribute) -> [Problem] {
         guard let type = attribute.attributeType else { return [] }
         switch type {
         case .integer16, .integer32, .integer64:
@@ -88,23 +99,23 @@ public struct DefaultValueInvalidRule: Rule {
                 return abs(value) <= Double(Float.greatestFiniteMagnitude) ? .value(value) : .outOfRange("Float's range")
             }
         case .date:
-            var problems: [String] = []
+            var problems: [Problem] = []
             var values: [String: Double] = [:]
             for (label, text) in [("default", attribute.defaultDateTimeInterval), ("minimum", attribute.minDateTimeInterval),
                                   ("maximum", attribute.maxDateTimeInterval)] {
                 guard let text else { continue }
                 if let value = Double(text), value.isFinite { values[label] = value } else {
-                    problems.append("has \(label) date '\(text)', which is not a number of seconds since 2001")
+                    problems.append(Problem(text: "has \(label) date '\(text)', which is not a number of seconds since 2001"))
                 }
             }
             return problems + boundProblems(values, unit: "")
         case .string:
-            var problems: [String] = []
+            var problems: [Problem] = []
             var lengths: [String: Double] = [:]
             for (label, text) in [("minimum", attribute.minValueString), ("maximum", attribute.maxValueString)] {
                 guard let text else { continue }
                 if let length = Int(text), length >= 0 { lengths[label] = Double(length) } else {
-                    problems.append("has \(label) length '\(text)', which is not a length (a whole number of at least 0)")
+                    problems.append(Problem(text: "has \(label) length '\(text)', which is not a length (a whole number of at least 0)"))
                 }
             }
             if let text = attribute.defaultValueString {
@@ -115,10 +126,10 @@ public struct DefaultValueInvalidRule: Rule {
             guard let text = attribute.defaultValueString,
                   !["yes", "no", "true", "false", "1", "0"].contains(text.lowercased())
             else { return [] }
-            return ["has default '\(text)', which is not a Boolean (YES or NO)"]
+            return [Problem(text: "has default '\(text)', which is not a Boolean (YES or NO)")]
         case .uuid:
             guard let text = attribute.defaultValueString, !isUUID(text) else { return [] }
-            return ["has default '\(text)', which is not a UUID"]
+            return [Problem(text: "has default '\(text)', which is not a UUID")]
         default:
             return []
         }
@@ -131,28 +142,28 @@ public struct DefaultValueInvalidRule: Rule {
     }
 
     private static func numericProblems(_ attribute: Attribute, typeName: String,
-                                        parse: (String) -> ParsedValue) -> [String] {
-        var problems: [String] = []
+                                        parse: (String) -> ParsedValue) -> [Problem] {
+        var problems: [Problem] = []
         var values: [String: Double] = [:]
         for (label, text) in [("default", attribute.defaultValueString), ("minimum", attribute.minValueString),
                               ("maximum", attribute.maxValueString)] {
             guard let text else { continue }
             switch parse(text) {
             case .value(let value): values[label] = value
-            case .unparsable: problems.append("has \(label) '\(text)', which is not a valid \(typeName)")
-            case .outOfRange(let range): problems.append("has \(label) \(text), outside \(typeName)'s range \(range)")
+            case .unparsable: problems.append(Problem(text: "has \(label) '\(text)', which is not a valid \(typeName)"))
+            case .outOfRange(let range): problems.append(Problem(text: "has \(label) \(text), outside \(typeName)'s range \(range)"))
             }
         }
         return problems + boundProblems(values, unit: "")
     }
 
     /// Minimum above maximum, and a default outside them.
-    private static func boundProblems(_ values: [String: Double], unit: String) -> [String] {
+    private static func boundProblems(_ values: [String: Double], unit: String) -> [Problem] {
         var problems: [String] = []
         let minimum = values["minimum"], maximum = values["maximum"]
         if let minimum, let maximum, minimum > maximum {
             problems.append("has minimum\(unit) \(format(minimum)) above maximum\(unit) \(format(maximum)), so no value is valid")
-            return problems
+            return problems.map { Problem(text: $0, isAboutBounds: true) }
         }
         if let value = values["default"] {
             if let minimum, value < minimum {
@@ -161,7 +172,7 @@ public struct DefaultValueInvalidRule: Rule {
                 problems.append("has a default\(unit) of \(format(value)), above its maximum\(unit) \(format(maximum)), so new objects fail validation")
             }
         }
-        return problems
+        return problems.map { Problem(text: $0, isAboutBounds: true) }
     }
 
     private static func format(_ value: Double) -> String {

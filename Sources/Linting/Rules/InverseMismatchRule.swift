@@ -101,9 +101,13 @@ public struct InverseMismatchRule: Rule {
             }
             let inverseQualified = inverse.qualifiedName
             guard let back = model.resolvedInverse(of: inverse.relationship) else {
-                let problem = inverse.relationship.inverseName == nil
-                    ? "'\(inverseQualified)' has no inverse"
-                    : "'\(inverseQualified)' names '\(inverse.relationship.inverseName!)', which is not a relationship of its destination, as its inverse"
+                let problem: String
+                if let backName = inverse.relationship.inverseName {
+                    let backOwner = inverse.relationship.inverseEntityName ?? inverse.relationship.destinationEntityName ?? "its destination"
+                    problem = "'\(inverseQualified)' names '\(backOwner).\(backName)', which is not a relationship, as its inverse"
+                } else {
+                    problem = "'\(inverseQualified)' has no inverse"
+                }
                 violations.append(violation(declared, "'\(name)' names '\(inverseQualified)' as its inverse, but \(problem); "
                     + "set '\(relationship.name)' as the inverse of '\(inverseQualified)'"))
                 continue

@@ -56,36 +56,43 @@ public struct UnsupportedAttributeTypeRule: Rule {
         model.declaredAttributes.compactMap { declared in
             guard case .unknown(let typeName)? = declared.attribute.attributeType else { return nil }
             let replacement = Self.replacement(for: typeName)
-            let advice = replacement.map { "use \($0) instead" }
+            let advice = replacement.map { "use \($0.typeName) instead" + ($0.reason.map { ", \($0)" } ?? "") }
                 ?? "use one of Core Data's types (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable)"
             return declared.violation(
                 "'\(declared.qualifiedName)' has type '\(typeName)', which Core Data does not have; \(advice)",
-                suggestion: replacement.map { "change the type to \($0)" })
+                suggestion: replacement.map { "change the type to \($0.typeName)" })
         }
+    }
+
+    /// The Core Data type to use instead of an unknown one, and why when it is not obvious.
+    struct Replacement: Equatable {
+        var typeName: String
+        var reason: String?
     }
 
     /// The Core Data type to use instead of `typeName`, when one is clear. Unsigned and 8-bit
     /// integers map to the smallest signed type holding their whole range.
-    static func replacement(for typeName: String) -> String? {
+    static func replacement(for typeName: String) -> Replacement? {
         let key = typeName.lowercased().filter { $0.isLetter || $0.isNumber }
         let bits = Int(String(key.filter(\.isNumber)))
         let letters = key.filter(\.isLetter)
         let unsignedSpellings: Set<String> = ["uint", "unsignedinteger", "unsignedint", "unsigned", "uinteger"]
         let signedSpellings: Set<String> = ["int", "integer", "sint", "signedinteger"]
         if unsignedSpellings.contains(letters) {
+            let widest = "the smallest signed type holding every UInt\(bits ?? 64)"
             switch bits {
-            case 8?: return "Integer 16"
-            case 16?: return "Integer 32"
-            case 32?: return "Integer 64"
-            case 64?, nil: return "Decimal or String (no Core Data integer holds every UInt64)"
+            case 8?: return Replacement(typeName: "Integer 16", reason: widest)
+            case 16?: return Replacement(typeName: "Integer 32", reason: widest)
+            case 32?: return Replacement(typeName: "Integer 64", reason: widest)
+            case 64?, nil: return Replacement(typeName: "Decimal or String", reason: "since no Core Data integer holds every UInt64")
             default: return nil
             }
         }
         if signedSpellings.contains(letters) {
             switch bits {
-            case 8?, 16?: return "Integer 16"
-            case 32?: return "Integer 32"
-            case 64?, nil: return "Integer 64"
+            case 8?, 16?: return Replacement(typeName: "Integer 16")
+            case 32?: return Replacement(typeName: "Integer 32")
+            case 64?, nil: return Replacement(typeName: "Integer 64")
             default: return nil
             }
         }
@@ -97,6 +104,6 @@ public struct UnsupportedAttributeTypeRule: Rule {
             "uuid": "UUID", "nsuuid": "UUID", "url": "URI", "uri": "URI", "nsurl": "URI",
             "transformable": "Transformable",
         ]
-        return synonyms[key]
+        return synonyms[key].map { Replacement(typeName: $0) }
     }
 }

@@ -44,9 +44,9 @@ enum Naming {
     }
 
     /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
-    static func quotedList(_ names: [String]) -> String {
+    static func quotedList(_ names: [String], conjunction: String = "and") -> String {
         let quoted = names.map { "'\($0)'" }
         guard quoted.count > 1 else { return quoted.first ?? "" }
-        return quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!
+        return quoted.dropLast().joined(separator: ", ") + " \(conjunction) " + quoted.last!
     }
 }
