@@ -85,7 +85,12 @@ public struct DefaultValueInvalidRule: Rule {
             return numericProblems(attribute, typeName: type.xmlName) { text in
                 // Xcode keeps "0.0" when a Double becomes an integer; Core Data reads it as 0.
                 guard let value = Int64(text) ?? Double(text).flatMap({ $0 == $0.rounded() ? Int64(exactly: $0) : nil })
-                else { return .unparsable }
+                else {
+                    // A whole number too long for Int64 is still a number, just out of range.
+                    let digits = text.drop { $0 == "-" || $0 == "+" }
+                    return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+                        ? .outOfRange("\(range.lowerBound)...\(range.upperBound)") : .unparsable
+                }
                 return range.contains(value) ? .value(Double(value)) : .outOfRange("\(range.lowerBound)...\(range.upperBound)")
             }
         case .double, .decimal:

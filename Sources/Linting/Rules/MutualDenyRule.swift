@@ -28,6 +28,12 @@ public struct MutualDenyRule: Rule {
                     <relationship name="account" optional="YES" maxCount="1" deletionRule="Deny" destinationEntity="Account" inverseName="invoices" inverseEntity="Account"/>
                 </entity>
                 """),
+            // A relationship that is its own inverse has Deny on both ends.
+            RuleExample("""
+                <entity name="Person">
+                    ↓<relationship name="friends" optional="YES" toMany="YES" deletionRule="Deny" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/>
+                </entity>
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -52,6 +58,13 @@ public struct MutualDenyRule: Rule {
                   // not depend on the order of the file.
                   declared.qualifiedName <= inverse.qualifiedName
             else { return nil }
+            if inverse.relationship.location == relationship.location {
+                // A relationship that is its own inverse (`Person.friends`): Deny holds on both ends.
+                return Violation(
+                    message: "'\(declared.qualifiedName)' is its own inverse and uses Deny, so no linked "
+                        + "'\(declared.entity.name)' can be deleted while it has any; use Nullify",
+                    location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name)
+            }
             return Violation(
                 message: "'\(declared.qualifiedName)' and its inverse '\(inverse.qualifiedName)' both use Deny, so neither "
                     + "'\(declared.entity.name)' nor '\(inverse.entity.name)' can be deleted while linked; "
