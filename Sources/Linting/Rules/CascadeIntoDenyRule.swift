@@ -12,7 +12,9 @@ public struct CascadeIntoDenyRule: Rule {
             with it the delete of the root the user asked for; the pending deletions stay in the context \
             and make later saves fail too. Deny is satisfied only when every destination is deleted in \
             the same save, so a to-one Deny back to the object that cascades into it is not flagged. \
-            The message names the whole path; inherited rules and sub-entity destinations are followed.
+            The message names the whole path (the shortest one; a path of more than a dozen steps is \
+            shortened in the middle so the finding stays one line); inherited rules and sub-entity \
+            destinations are followed.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsdeleterule/denydeleterule",
