@@ -119,7 +119,7 @@ public struct CascadeIntoDenyRule: Rule {
             // The first few steps, walked; the rest summarised from what the search recorded.
             var shown = [declared.qualifiedName]
             var node = destination
-            while next[node] != unreached, shown.count < RelationshipPathText.maximumShown / 2 {
+            while next[node] != unreached, shown.count < RelationshipPathText.maximumShown - 1 {
                 if let relationship = nextRelationship[node] {
                     shown.append(graph.relationships[relationship].qualifiedName)
                 }
