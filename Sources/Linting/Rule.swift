@@ -17,7 +17,9 @@ public struct RuleDescription: Sendable {
     /// Where the rationale comes from: Apple documentation URLs and the public sources collected in
     /// `../shared/reference/coredata-behaviour.md`.
     public var sources: [String]
-    /// What to change in the model, in words.
+    /// What to change in the model, in words. Every model rule gives one (a test checks); it
+    /// defaults to empty only so that rules documented by hand elsewhere (the source rules) need
+    /// not repeat their page here.
     public var howToFix: String
     public var category: RuleCategory
     public var defaultSeverity: Severity
@@ -27,7 +29,7 @@ public struct RuleDescription: Sendable {
     public var nonTriggeringExamples: [RuleExample]
 
     public init(id: String, name: String, summary: String, rationale: String, sources: [String] = [],
-                howToFix: String, category: RuleCategory, defaultSeverity: Severity,
+                howToFix: String = "", category: RuleCategory, defaultSeverity: Severity,
                 triggeringExamples: [RuleExample] = [], nonTriggeringExamples: [RuleExample] = []) {
         self.id = id
         self.name = name

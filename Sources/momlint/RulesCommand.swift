@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Linting
+import SourceConsistency
 
 /// `momlint rules`: the catalogue, one rule's documentation, or the generated `Rules/` pages.
 struct RulesCommand: ParsableCommand {
@@ -8,9 +9,11 @@ struct RulesCommand: ParsableCommand {
         commandName: "rules",
         abstract: "List the rules, show one rule's documentation, or generate the Rules/ pages.",
         discussion: """
-            Without arguments, prints every rule with its default severity, category and summary. \
-            With a rule id, prints that rule's documentation and examples. With --generate-docs DIR, \
-            writes DIR/<id>.md for every rule and DIR/README.md, the index.
+            Without arguments, prints every rule (model rules, then the source rules of \
+            'lint --sources') with its default severity, category and summary. With a rule id, prints \
+            that rule's documentation. With --generate-docs DIR, writes DIR/<id>.md for every model \
+            rule and DIR/README.md, the index of all rules; the source rules' pages are written by hand \
+            and left alone.
             """
     )
 
@@ -32,14 +35,28 @@ struct RulesCommand: ParsableCommand {
         if let directory = documentationDirectory {
             try generateDocumentation(into: directory)
         } else if let ruleID {
-            guard let rule = RuleCatalogue.rule(id: ruleID) else {
+            guard let description = Self.allDescriptions.first(where: { $0.id == ruleID }) else {
                 print("momlint: no rule with id '\(ruleID)'; run 'momlint rules' for the list", to: &standardError)
                 throw ExitCode.inputError
             }
-            print(RuleDocumentation.terminalText(for: rule.description), terminator: "")
+            print(RuleDocumentation.terminalText(for: description), terminator: "")
         } else {
-            print(Self.table(RuleCatalogue.all.map { $0.description }), terminator: "")
+            print(Self.table(Self.allDescriptions), terminator: "")
         }
+    }
+
+    /// Model rules, then source rules: every id momlint can report.
+    static var allDescriptions: [RuleDescription] {
+        RuleCatalogue.all.map { $0.description } + sourceRulesSection.rules
+    }
+
+    /// The source rules, listed in the index with pages of their own.
+    static var sourceRulesSection: RuleDocumentation.ExternalSection {
+        RuleDocumentation.ExternalSection(
+            title: "Model–code consistency (`momlint lint --sources DIR`)",
+            introduction: "These rules check hand-written NSManagedObject subclasses against the model; "
+                + "their pages are written by hand, with model and Swift examples.",
+            rules: SourceRuleCatalogue.all.map { $0.description })
     }
 
     /// An aligned table: id, severity, category, summary.
@@ -58,7 +75,8 @@ struct RulesCommand: ParsableCommand {
         let manager = FileManager.default
         do {
             try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            for (name, text) in RuleDocumentation.files().sorted(by: { $0.key < $1.key }) {
+            let files = RuleDocumentation.files(externalSections: [Self.sourceRulesSection])
+            for (name, text) in files.sorted(by: { $0.key < $1.key }) {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
             }
         } catch {

@@ -97,7 +97,7 @@ struct RuleBehaviourTests {
         let messages = try Self.findings("missing_inverse", in: model).map(\.message)
         #expect(messages.count == 3)
         #expect(messages[0].contains("'Note.editor' has no inverse; add one on 'User' (e.g. 'notesAsEditor')"))
-        #expect(messages[0].contains("'Note' has 3 relationships to 'User' ('author', 'editor' and 'reviewer'), so give each a distinct inverse"))
+        #expect(messages[0].contains("'Note' has 3 relationships to 'User' ('author', 'editor', 'reviewer'), so give each a distinct inverse"))
         #expect(messages[2] == "'User.notes' has no inverse, but 'Note.author' names it as its inverse; set 'author' as the inverse of 'notes'")
     }
 
@@ -151,17 +151,17 @@ struct RuleBehaviourTests {
     }
 
     @Test func invalidCurrentVersionIsReportedAtTheDeclaration() throws {
-        let bundle = Self.repositoryRoot.appendingPathComponent("Fixtures/Models/CurrentVersionMissing.xcdatamodeld").path
+        let bundle = Self.repositoryRoot.appendingPathComponent("Fixtures/Models/Versioned/MissingCurrentVersion.xcdatamodeld").path
         let run = LintRun(paths: [bundle])
         #expect(run.loadFailures.isEmpty)
         let findings = run.findings.filter { $0.ruleID == "invalid_current_version" }
         #expect(findings.count == 1)
         let finding = try #require(findings.first)
         #expect(finding.severity == .error)
-        #expect(finding.location.file.hasSuffix("CurrentVersionMissing.xcdatamodeld/.xccurrentversion"))
+        #expect(finding.location.file.hasSuffix("MissingCurrentVersion.xcdatamodeld/.xccurrentversion"))
         #expect((finding.location.line, finding.location.column) == (6, 2))
-        #expect(finding.message == ".xccurrentversion names 'Notes 3.xcdatamodel', which is not in "
-            + "CurrentVersionMissing.xcdatamodeld (it holds 'Notes 1', 'Notes 2'); select an existing version as current")
+        #expect(finding.message == ".xccurrentversion names 'Shop 3.xcdatamodel', which is not in "
+            + "MissingCurrentVersion.xcdatamodeld (it holds 'Shop', 'Shop 2'); select an existing version as current")
     }
 
     @Test func engineIsDeterministicAndSorted() throws {

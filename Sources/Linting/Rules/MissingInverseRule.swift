@@ -92,7 +92,7 @@ public struct MissingInverseRule: Rule {
                     + "add one on '\(destination)' (e.g. '\(suggestedName)')"
                 if siblings.count > 1 {
                     message += "; '\(entity.name)' has \(siblings.count) relationships to '\(destination)' "
-                        + "(\(Naming.quotedList(siblings.map(\.name)))), so give each a distinct inverse"
+                        + "(\(siblings.map { "'\($0.name)'" }.joined(separator: ", "))), so give each a distinct inverse"
                 }
                 violations.append(Violation(
                     message: message, location: relationship.location, entityName: entity.name,
