@@ -9,9 +9,11 @@ let package = Package(
         .executable(name: "momlint", targets: ["momlint"]),
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
+        .library(name: "Conformance", targets: ["Conformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
@@ -25,6 +27,12 @@ let package = Package(
         .target(name: "DataModel", dependencies: ["CLibXML2"]),
         // The rule engine and the rule catalogue: a model in, findings out.
         .target(name: "Linting", dependencies: ["DataModel"]),
+        // The behavioural conformance suite: scenarios, the store adapter contract, the runner,
+        // reporters. Knows nothing of the linter.
+        .target(
+            name: "Conformance",
+            dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
+        ),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
