@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,16 +34,20 @@ let package = Package(
             name: "Conformance",
             dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
         ),
+        // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
+        // scenarios define them.
+        .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance"]),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting",
+                "DataModel", "Linting", "Conformance", "ReferenceStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ReferenceStore", "DataModel"]),
     ]
 )
