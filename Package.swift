@@ -48,6 +48,9 @@ let package = Package(
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ReferenceStore", "DataModel"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
+        ),
     ]
 )
