@@ -1,5 +1,6 @@
 import ArgumentParser
 import Conformance
+import CoreDataStoreAdapter
 import Foundation
 import ReferenceStore
 
@@ -16,9 +17,17 @@ struct ConformanceCommand: AsyncParsableCommand {
     )
 
     /// The adapters `--adapter` can name. Others add their entry here.
-    static let registry = StoreAdapterRegistry([
-        .init(name: "reference", summary: "the in-memory oracle store") { _ in ReferenceStoreAdapter() },
-    ])
+    static let registry: StoreAdapterRegistry = {
+        var registry = StoreAdapterRegistry([
+            .init(name: "reference", summary: "the in-memory oracle store") { _ in ReferenceStoreAdapter() },
+        ])
+        #if canImport(CoreData)
+        registry.register(.init(name: "coredata", summary: "Apple's Core Data over a temporary SQLite file (macOS; unverified)") {
+            _ in CoreDataStoreAdapter()
+        })
+        #endif
+        return registry
+    }()
 
     @Option(name: .customLong("adapter"), help: ArgumentHelp(
         "A store adapter to run; repeat for several. Default: reference. \(registry.helpText)", valueName: "name"))
