@@ -9,11 +9,13 @@ let package = Package(
         .executable(name: "momlint", targets: ["momlint"]),
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
+        .library(name: "SourceConsistency", targets: ["SourceConsistency"]),
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
@@ -28,6 +30,18 @@ let package = Package(
         .target(name: "DataModel", dependencies: ["CLibXML2"]),
         // The rule engine and the rule catalogue: a model in, findings out.
         .target(name: "Linting", dependencies: ["DataModel"]),
+        // Model–code consistency: hand-written NSManagedObject subclasses (parsed with
+        // swift-syntax) checked against the entities they represent.
+        .target(
+            name: "SourceConsistency",
+            dependencies: [
+                "DataModel", "Linting",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                // For the parser's own wording of syntax errors ("expected '}' to end class").
+                .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+            ]
+        ),
         // The behavioural conformance suite: scenarios, the store adapter contract, the runner,
         // reporters. Knows nothing of the linter.
         .target(
@@ -44,13 +58,14 @@ let package = Package(
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
+                "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
