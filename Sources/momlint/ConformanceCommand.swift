@@ -63,16 +63,18 @@ struct ConformanceCommand: AsyncParsableCommand {
         "Fail (exit 1) when this committed matrix differs from a fresh one; CI runs it.", valueName: "file"))
     var checkedReportPath: String?
 
-    func validate() throws {
-        guard ResultReporters.named(reporter) != nil else {
-            throw ValidationError("unknown reporter '\(reporter)'; use one of: "
-                + ResultReporters.all.map { $0.name }.joined(separator: ", "))
-        }
-        guard timeLimit > 0 && timeLimit.isFinite else { throw ValidationError("--time-limit must be a positive number of seconds") }
-    }
-
     func run() async throws {
         var standardError = StandardError()
+        // Checked here rather than in validate(), whose errors exit 64; momlint documents 2.
+        guard let reporterType = ResultReporters.named(reporter) else {
+            print("error: unknown reporter '\(reporter)'; use one of: "
+                + ResultReporters.all.map { $0.name }.joined(separator: ", "), to: &standardError)
+            throw ExitCode.inputError
+        }
+        guard timeLimit > 0 && timeLimit.isFinite else {
+            print("error: --time-limit must be a positive number of seconds", to: &standardError)
+            throw ExitCode.inputError
+        }
         let adapters: [any StoreAdapter]
         do {
             adapters = try (adapterNames.isEmpty ? ["reference"] : adapterNames).map(Self.registry.adapter(named:))
@@ -110,7 +112,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             summaries.append(RunSummary(adapterName: adapter.name, results: results,
                                         expectedFailures: expectations[adapter.name] ?? .none))
         }
-        print(ResultReporters.named(reporter)!.report(summaries), terminator: "")
+        print(reporterType.report(summaries), terminator: "")
 
         let matrix = ConformanceMatrix(
             scenarios: scenarios, summaries: summaries,
