@@ -143,16 +143,7 @@ public struct ExpectedFailure: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = String(code)
-        if let name = CoreDataErrorCode.name(of: code) { text += " (\(name))" }
-        switch (object, key) {
-        case let (object?, key?): text += " on '\(object).\(key)'"
-        case let (object?, nil): text += " on '\(object)'"
-        case let (nil, key?): text += " on key '\(key)'"
-        case (nil, nil): break
-        }
-        if let details { text += ": [" + details.map(\.description).joined(separator: "; ") + "]" }
-        return text
+        SaveFailure.describe(code: code, object: object, key: key, details: details?.map(\.description))
     }
 }
 
