@@ -4,7 +4,7 @@ import DataModel
 /// change and save an object graph, and expectations about the result. Read from one YAML file
 /// under `Fixtures/Scenarios/<area>/` by `ScenarioLoader`; the format is in
 /// `Fixtures/Scenarios/schema.json` and `docs/adapter-contract.md`.
-public struct Scenario: Sendable, CustomStringConvertible {
+public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
     /// Stable, unique across the suite: `<area>.<behaviour>` in kebab case, e.g. `deny.non-empty-to-many`.
     public var id: String
     /// One line saying what the scenario checks (`description:` in the file).
