@@ -10,10 +10,13 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "SourceConsistency", targets: ["SourceConsistency"]),
+        .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
@@ -39,11 +42,23 @@ let package = Package(
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
             ]
         ),
+        // The behavioural conformance suite: scenarios, the store adapter contract, the runner,
+        // reporters. Knows nothing of the linter.
+        .target(
+            name: "Conformance",
+            dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
+        ),
+        // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
+        // scenarios define them.
+        .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance"]),
+        // Runs the scenarios against Apple's Core Data; empty where Core Data does not exist
+        // (every source is inside `#if canImport(CoreData)`), so unverified on Linux.
+        .target(name: "CoreDataStoreAdapter", dependencies: ["DataModel", "Conformance"]),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "SourceConsistency",
+                "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,5 +66,9 @@ let package = Package(
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
+        ),
     ]
 )
