@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "ModelExport", targets: ["ModelExport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,16 +34,19 @@ let package = Package(
             name: "Conformance",
             dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
         ),
+        // The model as normalized JSON (`momlint export`), for stores and tools in other languages.
+        .target(name: "ModelExport", dependencies: ["DataModel"]),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting",
+                "DataModel", "Linting", "ModelExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
     ]
 )
