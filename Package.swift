@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
     ],
     dependencies: [
@@ -34,19 +35,23 @@ let package = Package(
             name: "Conformance",
             dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
         ),
+        // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
+        // scenarios define them.
+        .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance"]),
         // The model as normalized JSON (`momlint export`), for stores and tools in other languages.
         .target(name: "ModelExport", dependencies: ["DataModel"]),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "ModelExport",
+                "DataModel", "Linting", "Conformance", "ReferenceStore", "ModelExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ReferenceStore", "DataModel"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
     ]
 )
