@@ -23,6 +23,11 @@ public final class ReferenceStore: ConformanceStore {
         context = ObjectContext(schema: try StoreSchema(model: model))
     }
 
+    /// Opens a fresh store for a scenario: `ConformanceSuite.check(scenario, adapter: ReferenceStore.init)`.
+    public convenience init(_ setup: StoreSetup) throws(StoreAdapterError) {
+        try self.init(model: setup.model)
+    }
+
     public func perform(_ request: StoreRequest) throws -> StoreResponse {
         #if DEBUG
         trace.append(request)

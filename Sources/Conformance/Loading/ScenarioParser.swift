@@ -331,7 +331,7 @@ struct ScenarioParser {
             } catch {
                 throw valueNode.error("'\(entity.name).\(name)' is \(type.xmlName): \(error)")
             }
-            if type == .date { usedFeatures[.dates] = usedFeatures[.dates] ?? valueNode }
+            if type == .date && values[name] != .null { usedFeatures[.dates] = usedFeatures[.dates] ?? valueNode }
         }
         return values
     }
