@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
+        .library(name: "ProcessAdapter", targets: ["ProcessAdapter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,11 +41,14 @@ let package = Package(
         .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance"]),
         // The model as normalized JSON (`momlint export`), for stores and tools in other languages.
         .target(name: "ModelExport", dependencies: ["DataModel"]),
+        // A store in any language, run as a child process speaking line-delimited JSON
+        // (`--adapter exec:COMMAND`; docs/implementers.md). Knows nothing of the linter.
+        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport"]),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "Conformance", "ReferenceStore", "ModelExport",
+                "DataModel", "Linting", "Conformance", "ReferenceStore", "ModelExport", "ProcessAdapter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

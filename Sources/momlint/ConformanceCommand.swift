@@ -1,6 +1,7 @@
 import ArgumentParser
 import Conformance
 import Foundation
+import ProcessAdapter
 import ReferenceStore
 
 /// `momlint conformance`: run the behavioural scenarios against store adapters.
@@ -18,6 +19,8 @@ struct ConformanceCommand: AsyncParsableCommand {
     /// The adapters `--adapter` can name. Others add their entry here.
     static let registry = StoreAdapterRegistry([
         .init(name: "reference", summary: "the in-memory oracle store") { _ in ReferenceStoreAdapter() },
+        .init(name: "exec:", summary: "a store in any language: a shim COMMAND, run by /bin/sh, speaking "
+            + "the JSON-lines protocol of docs/implementers.md") { try ProcessStoreAdapter.connect(command: $0) },
     ])
 
     @Option(name: .customLong("adapter"), help: ArgumentHelp(
