@@ -168,7 +168,7 @@ class Context:
         self.changed = set()
 
     def copy(self):
-        twin = Context(self.schema)
+        twin = type(self)(self.schema)
         twin.saved = self.saved  # never modified in place: replaced whole on save
         twin.graph = copy.deepcopy(self.graph)
         twin.inserted = set(self.inserted)
