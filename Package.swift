@@ -57,5 +57,11 @@ let package = Package(
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ReferenceStore", "DataModel"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
+        // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
+        .testTarget(
+            name: "ProcessAdapterTests",
+            dependencies: ["ProcessAdapter", "Conformance", "DataModel"],
+            exclude: ["Shims"]
+        ),
     ]
 )

@@ -30,8 +30,13 @@ final class ShimConnection: @unchecked Sendable {
         try handshake()
     }
 
+    /// The least time a shim has to start and answer the handshake, however short the request
+    /// limit: starting an interpreter on a loaded machine can take seconds. The runner's default
+    /// scenario limit, so a slow start is not mistaken for a hang.
+    static let minimumStartTimeLimit: Duration = .seconds(10)
+
     private func handshake() throws(StoreAdapterError) {
-        let answer = try exchange("hello", expecting: ["hello"]) { id in
+        let answer = try exchange("hello", expecting: ["hello"], within: max(timeLimit, Self.minimumStartTimeLimit)) { id in
             try ShimMessage.line(id: id, key: "hello", body: ShimMessage.Hello())
         }
         let hello: ShimMessage.HelloAnswer
@@ -60,8 +65,9 @@ final class ShimConnection: @unchecked Sendable {
 
     /// Sends the message `makeLine(id)` builds and returns the shim's answer, which must carry
     /// the same id and one of the `expected` message keys (or `error`).
-    func exchange(_ label: String, expecting expected: Set<String>,
+    func exchange(_ label: String, expecting expected: Set<String>, within limit: Duration? = nil,
                   _ makeLine: (Int) throws -> String) throws(StoreAdapterError) -> ShimMessage.Answer {
+        let limit = limit ?? timeLimit
         guard !isBroken else {
             throw StoreAdapterError(.storeFailure, "the shim '\(command)' was stopped after an earlier failure")
         }
@@ -79,11 +85,11 @@ final class ShimConnection: @unchecked Sendable {
         }
         let answerLine: String
         do {
-            answerLine = try process.readLine(before: .now + timeLimit)
+            answerLine = try process.readLine(before: .now + limit)
         } catch {
             switch error {
             case .timedOut:
-                throw broken("did not answer \(request) within \(Self.describe(timeLimit))", waitForExit: false)
+                throw broken("did not answer \(request) within \(Self.describe(limit))", waitForExit: false)
             case .closed:
                 throw broken("closed its stdout before answering \(request)", waitForExit: true)
             case .lineTooLong:
