@@ -33,13 +33,20 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         var standardError = StandardError()
+        // The loader searches a plain folder for every model in it; export writes one.
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+           !["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: path).pathExtension) {
+            print("\(path): error: export writes one model; name an .xcdatamodeld bundle, an .xcdatamodel folder "
+                + "or a contents file, not a folder to search", to: &standardError)
+            throw ExitCode.inputError
+        }
         let result = ModelLoader().load(paths: [path])
         for note in result.notes { print(note, to: &standardError) }
         for failure in result.failures { print(failure, to: &standardError) }
         guard result.failures.isEmpty else { throw ExitCode.inputError }
-        guard let model = result.models.first, result.models.count == 1 else {
-            print("\(path): error: export takes one model; this path holds \(result.models.count) "
-                + "(name one .xcdatamodeld bundle, .xcdatamodel folder or contents file)", to: &standardError)
+        guard let model = result.models.first else {
+            print("\(path): error: no model found here", to: &standardError)
             throw ExitCode.inputError
         }
         do {
