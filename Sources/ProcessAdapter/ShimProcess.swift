@@ -148,7 +148,8 @@ final class ShimProcess {
         guard errors >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 16384)
         var fds = [pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
-        while poll(&fds, 1, 0) > 0 {
+        // Bounded, so a shim that floods stderr cannot keep a read from reaching its deadline.
+        for _ in 0..<64 where poll(&fds, 1, 0) > 0 {
             let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
             guard count > 0 else {
                 if count < 0 && errno == EINTR { continue }
