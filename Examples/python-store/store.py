@@ -242,6 +242,20 @@ class Context:
             members.remove(member)  # keeps the order of the rest, as an ordered one must
             self.changed.add(owner)
 
+    def _leave_inverses(self, oid, keeping=()):
+        """Takes `oid` out of the inverse side of each of its relationships, except on the
+        destinations in `keeping`."""
+        record = self.graph.get(oid)
+        if record is None:
+            return
+        for name, relationship in self.schema.entities[record.entity]["relationships"].items():
+            inverse_name = relationship.get("inverse")
+            if inverse_name is None:
+                continue
+            for destination in list(record.relationships[name]):
+                if destination not in keeping:
+                    self._remove_member(oid, destination, inverse_name)
+
     # Delete and propagation (contract §4.2)
 
     def delete_rule(self, relationship):
@@ -280,15 +294,9 @@ class Context:
     def discard(self, oid):
         """Removes an inserted object as if never inserted (Rollback's new loser): no rules
         run, and whatever pointed at it lets go."""
-        record = self.graph.get(oid)
-        if record is None:
+        if oid not in self.graph:
             return
-        for name, relationship in self.schema.entities[record.entity]["relationships"].items():
-            inverse_name = relationship.get("inverse")
-            if inverse_name is None:
-                continue
-            for destination in list(record.relationships[name]):
-                self._remove_member(oid, destination, inverse_name)
+        self._leave_inverses(oid)
         del self.graph[oid]
         for pending in (self.inserted, self.changed, self.deleted):
             pending.discard(oid)
@@ -380,16 +388,7 @@ class Context:
         if not self.deleted:
             return
         for oid in self.deleted:
-            record = self.graph.get(oid)
-            if record is None:
-                continue
-            for name, relationship in self.schema.entities[record.entity]["relationships"].items():
-                inverse_name = relationship.get("inverse")
-                if inverse_name is None:
-                    continue
-                for destination in list(record.relationships[name]):
-                    if destination not in self.deleted:
-                        self._remove_member(oid, destination, inverse_name)
+            self._leave_inverses(oid, keeping=self.deleted)
         removed = set(self.deleted)
         for oid in removed:
             self.graph.pop(oid, None)

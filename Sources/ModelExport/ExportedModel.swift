@@ -2,9 +2,11 @@
 /// inheritance resolved, so a program in any language can read the model without an XML
 /// parser. The JSON Schema is `docs/schemas/model-export.schema.json`.
 ///
+/// Encode-only: Swift code uses the values; other languages read the JSON.
+///
 /// Values (defaults, limits) are written as the conformance protocol writes attribute values
 /// (docs/adapter-contract.md §5): numbers, booleans, strings, and dates as ISO 8601 strings.
-public struct ExportedModel: Codable, Hashable, Sendable {
+public struct ExportedModel: Encodable, Hashable, Sendable {
     /// The version of this document's format. Bumped when a field changes meaning or goes away;
     /// new optional fields do not bump it.
     public static let currentSchemaVersion = 1
@@ -17,7 +19,7 @@ public struct ExportedModel: Codable, Hashable, Sendable {
     public var composites: [Composite]
 
     /// Where the model was read from.
-    public struct Source: Codable, Hashable, Sendable {
+    public struct Source: Encodable, Hashable, Sendable {
         /// The `contents` file, as the loader was given it.
         public var file: String
         /// The `.xcdatamodeld` bundle, when the model came from one.
@@ -26,7 +28,7 @@ public struct ExportedModel: Codable, Hashable, Sendable {
         public var version: String?
     }
 
-    public struct Entity: Codable, Hashable, Sendable {
+    public struct Entity: Encodable, Hashable, Sendable {
         public var name: String
         public var className: String?
         public var isAbstract: Bool
@@ -46,7 +48,7 @@ public struct ExportedModel: Codable, Hashable, Sendable {
         public var uniquenessConstraints: [UniquenessConstraint]
     }
 
-    public struct Attribute: Codable, Hashable, Sendable {
+    public struct Attribute: Encodable, Hashable, Sendable {
         public var name: String
         /// The entity that declares the attribute (this one, or an ancestor).
         public var declaredBy: String
@@ -67,7 +69,7 @@ public struct ExportedModel: Codable, Hashable, Sendable {
         public var composite: String?
     }
 
-    public struct Relationship: Codable, Hashable, Sendable {
+    public struct Relationship: Encodable, Hashable, Sendable {
         public var name: String
         public var declaredBy: String
         public var destination: String
@@ -87,11 +89,11 @@ public struct ExportedModel: Codable, Hashable, Sendable {
     }
 
     /// `NSDeleteRule`, spelled for JSON.
-    public enum DeleteRule: String, Codable, Hashable, Sendable {
+    public enum DeleteRule: String, Encodable, Hashable, Sendable {
         case noAction, nullify, cascade, deny
     }
 
-    public struct UniquenessConstraint: Codable, Hashable, Sendable {
+    public struct UniquenessConstraint: Encodable, Hashable, Sendable {
         /// The constrained properties: their values together must be unique.
         public var properties: [String]
         /// The entity that declares the constraint; conflicts are looked for among the objects
@@ -99,37 +101,25 @@ public struct ExportedModel: Codable, Hashable, Sendable {
         public var declaredBy: String
     }
 
-    public struct Configuration: Codable, Hashable, Sendable {
+    public struct Configuration: Encodable, Hashable, Sendable {
         public var name: String
         public var usedWithCloudKit: Bool
         public var entities: [String]
     }
 
-    public struct Composite: Codable, Hashable, Sendable {
+    public struct Composite: Encodable, Hashable, Sendable {
         public var name: String
         public var attributes: [Attribute]
     }
 }
 
-/// A default value or limit, as JSON writes it.
-public enum ExportValue: Codable, Hashable, Sendable {
+/// A default value or limit, as JSON writes it. Encode-only: the export is written for other
+/// programs to read; Swift code uses the values directly.
+public enum ExportValue: Encodable, Hashable, Sendable {
     case bool(Bool)
     case integer(Int64)
     case double(Double)
     case string(String)
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else {
-            self = .string(try container.decode(String.self))
-        }
-    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
