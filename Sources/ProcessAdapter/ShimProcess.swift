@@ -9,10 +9,13 @@ import Darwin
 /// One running shim: a child process started with `/bin/sh -c COMMAND` in a process group of its
 /// own, its stdin, stdout and stderr connected to this process.
 ///
-/// Written on POSIX calls rather than Foundation's `Process` for three guarantees the runner
-/// needs: a read that gives up at a deadline (`poll`), a write to a shim that died that fails
-/// instead of killing momlint with SIGPIPE (stdin is a socket written with no-SIGPIPE), and a stop
-/// that ends the shell *and* everything it started (`kill` of the whole process group).
+/// Written on POSIX calls rather than Foundation's `Process` for the guarantees the runner
+/// needs: a read that gives up at a deadline (`poll`); a write to a shim that died that fails
+/// instead of killing momlint with SIGPIPE (written with no-SIGPIPE); descriptors that no other
+/// child process inherits (created close-on-exec, so a shim's exit is seen at once even while
+/// other shims start); and a stop that ends the shell *and* everything it started (`kill` of the
+/// whole process group). The three standard streams are Unix socket pairs, which, unlike pipes,
+/// Swift can create close-on-exec in one call on Linux; a shim uses them as it would pipes.
 final class ShimProcess {
     /// Why reading an answer did not give a line.
     enum ReadFailure: Error {
@@ -42,14 +45,15 @@ final class ShimProcess {
         var stdinPair: [Int32] = [-1, -1]
         var stdoutPipe: [Int32] = [-1, -1]
         var stderrPipe: [Int32] = [-1, -1]
-        guard Self.makeSocketPair(&stdinPair), pipe(&stdoutPipe) == 0, pipe(&stderrPipe) == 0 else {
+        // Every descriptor is close-on-exec from birth: a process another thread starts
+        // meanwhile (another scenario's shim) must not inherit this shim's stdout, or its exit
+        // would go unseen until that process ends. The child's copies on 0, 1 and 2 are made by
+        // dup2, which clears the flag.
+        guard Self.makeSocketPair(&stdinPair), Self.makePipe(&stdoutPipe), Self.makePipe(&stderrPipe) else {
             let reason = String(cString: strerror(errno))
             for fd in stdinPair + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
             throw ShimStartError(message: "cannot create pipes for the shim: \(reason)")
         }
-        // Our ends must not leak into other children (another scenario's shim, started on
-        // another thread, would hold them open and hide this shim's exit).
-        for fd in [stdinPair[0], stdoutPipe[0], stderrPipe[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         Self.disableSIGPIPE(stdinPair[0])
 
         var actions = Self.makeFileActions()
@@ -64,7 +68,7 @@ final class ShimProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         // A process group of its own (pgid = pid), so that stopping the shim stops whatever
         // the shell started too.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP) | Self.extraSpawnFlags)
         posix_spawnattr_setpgroup(&attributes, 0)
 
         let arguments = ["/bin/sh", "-c", command].map { (text: String) in strdup(text) }
@@ -246,9 +250,21 @@ final class ShimProcess {
         UnsafePointer(_NSGetEnviron()!.pointee)
     }
 
+    /// Darwin has neither `pipe2` nor `SOCK_CLOEXEC`: the flag is set right after creation, and
+    /// POSIX_SPAWN_CLOEXEC_DEFAULT keeps every other descriptor out of the shims momlint starts.
     private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
-        socketpair(AF_UNIX, SOCK_STREAM, 0, &pair) == 0
+        guard socketpair(AF_UNIX, SOCK_STREAM, 0, &pair) == 0 else { return false }
+        pair.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        return true
     }
+
+    private static func makePipe(_ pair: inout [Int32]) -> Bool {
+        guard pipe(&pair) == 0 else { return false }
+        pair.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    private static let extraSpawnFlags = Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
 
     /// Darwin has no MSG_NOSIGNAL; the socket option does the same.
     private static func disableSIGPIPE(_ fd: Int32) {
@@ -277,8 +293,16 @@ final class ShimProcess {
     }
 
     private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
-        socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0
+        socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
     }
+
+    /// Swift's Glibc does not export `pipe2`; a socket pair, which can be created close-on-exec,
+    /// serves as the pipe (a shim reads and writes it the same way).
+    private static func makePipe(_ pair: inout [Int32]) -> Bool {
+        makeSocketPair(&pair)
+    }
+
+    private static let extraSpawnFlags: Int16 = 0
 
     /// Linux: each write says MSG_NOSIGNAL instead.
     private static func disableSIGPIPE(_ fd: Int32) {}

@@ -76,7 +76,9 @@ struct PythonExampleTests {
 struct MisbehavingShimTests {
     /// Runs the first two scenarios (that need no merge policy) with the shim misbehaving in
     /// the first; returns the first's failure message after checking the second passed.
-    func runMisbehaving(_ mode: String, requestTimeLimit: Duration = .seconds(5)) async throws -> String {
+    /// The request limit is generous except where a hang is the point: a loaded CI machine must
+    /// not turn a slow answer into a different failure.
+    func runMisbehaving(_ mode: String, requestTimeLimit: Duration = .seconds(60)) async throws -> String {
         let scenarios = Array(try Repository.scenarios().prefix(2))
         let adapter = ProcessStoreAdapter(
             command: Repository.python("Tests/ProcessAdapterTests/Shims/misbehaving.py", mode, scenarios[0].id),
@@ -99,9 +101,9 @@ struct MisbehavingShimTests {
 
     @Test func hangFailsAtTheRequestTimeLimit() async throws {
         let started = ContinuousClock.now
-        let message = try await runMisbehaving("hang", requestTimeLimit: .milliseconds(1500))
+        let message = try await runMisbehaving("hang", requestTimeLimit: .seconds(3))
         #expect(message.contains("did not answer request 3"), "\(message)")
-        #expect(message.contains("within 1.5 s; it was stopped"), "\(message)")
+        #expect(message.contains("within 3 s; it was stopped"), "\(message)")
         #expect(message.contains("misbehaving shim: about to hang"), "\(message)")
         // Not a timing assertion on the store: only that the run did not wait for the hour.
         #expect(ContinuousClock.now - started < .seconds(60))
