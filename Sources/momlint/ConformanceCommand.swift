@@ -1,5 +1,6 @@
 import ArgumentParser
 import Conformance
+import CoreDataStoreAdapter
 import Foundation
 import ProcessAdapter
 import ReferenceStore
@@ -17,11 +18,19 @@ struct ConformanceCommand: AsyncParsableCommand {
     )
 
     /// The adapters `--adapter` can name. Others add their entry here.
-    static let registry = StoreAdapterRegistry([
-        .init(name: "reference", summary: "the in-memory oracle store") { _ in ReferenceStoreAdapter() },
-        .init(name: "exec:", summary: "a store in any language: a shim COMMAND, run by /bin/sh, speaking "
-            + "the JSON-lines protocol of docs/implementers.md") { try ProcessStoreAdapter.connect(command: $0) },
-    ])
+    static let registry: StoreAdapterRegistry = {
+        var registry = StoreAdapterRegistry([
+            .init(name: "reference", summary: "the in-memory oracle store") { _ in ReferenceStoreAdapter() },
+            .init(name: "exec:", summary: "a store in any language: a shim COMMAND, run by /bin/sh, speaking "
+                + "the JSON-lines protocol of docs/implementers.md") { try ProcessStoreAdapter.connect(command: $0) },
+        ])
+        #if canImport(CoreData)
+        registry.register(.init(name: "coredata", summary: "Apple's Core Data over a temporary SQLite file (macOS; unverified)") {
+            _ in CoreDataStoreAdapter()
+        })
+        #endif
+        return registry
+    }()
 
     @Option(name: .customLong("adapter"), help: ArgumentHelp(
         "A store adapter to run; repeat for several. Default: reference. \(registry.helpText)", valueName: "name"))
