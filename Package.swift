@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "SourceConsistency", targets: ["SourceConsistency"]),
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
+        .library(name: "ModelExport", targets: ["ModelExport"]),
+        .library(name: "ProcessAdapter", targets: ["ProcessAdapter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -54,11 +56,17 @@ let package = Package(
         // Runs the scenarios against Apple's Core Data; empty where Core Data does not exist
         // (every source is inside `#if canImport(CoreData)`), so unverified on Linux.
         .target(name: "CoreDataStoreAdapter", dependencies: ["DataModel", "Conformance"]),
+        // The model as normalized JSON (`momlint export`), for stores and tools in other languages.
+        .target(name: "ModelExport", dependencies: ["DataModel"]),
+        // A store in any language, run as a child process speaking line-delimited JSON
+        // (`--adapter exec:COMMAND`; docs/implementers.md). Knows nothing of the linter.
+        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport"]),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
                 "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
+                "ModelExport", "ProcessAdapter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +77,13 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
+        ),
+        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
+        // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
+        .testTarget(
+            name: "ProcessAdapterTests",
+            dependencies: ["ProcessAdapter", "Conformance", "DataModel"],
+            exclude: ["Shims"]
         ),
     ]
 )

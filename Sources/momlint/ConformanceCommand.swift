@@ -2,6 +2,7 @@ import ArgumentParser
 import Conformance
 import CoreDataStoreAdapter
 import Foundation
+import ProcessAdapter
 import ReferenceStore
 
 /// `momlint conformance`: run the behavioural scenarios against store adapters.
@@ -20,6 +21,8 @@ struct ConformanceCommand: AsyncParsableCommand {
     static let registry: StoreAdapterRegistry = {
         var registry = StoreAdapterRegistry([
             .init(name: "reference", summary: "the in-memory oracle store") { _ in ReferenceStoreAdapter() },
+            .init(name: "exec:", summary: "a store in any language: a shim COMMAND, run by /bin/sh, speaking "
+                + "the JSON-lines protocol of docs/implementers.md") { try ProcessStoreAdapter.connect(command: $0) },
         ])
         #if canImport(CoreData)
         registry.register(.init(name: "coredata", summary: "Apple's Core Data over a temporary SQLite file (macOS; unverified)") {

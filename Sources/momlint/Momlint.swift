@@ -13,7 +13,7 @@ struct Momlint: AsyncParsableCommand {
             still linted and reported).
             """,
         version: version,
-        subcommands: [LintCommand.self, RulesCommand.self, ConformanceCommand.self],
+        subcommands: [LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self],
         defaultSubcommand: LintCommand.self
     )
 }
