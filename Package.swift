@@ -10,6 +10,10 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "SourceConsistency", targets: ["SourceConsistency"]),
+        .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
+        .library(name: "ModelExport", targets: ["ModelExport"]),
+        .library(name: "ProcessAdapter", targets: ["ProcessAdapter"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Configuring", targets: ["Configuring"]),
         .plugin(name: "LintModels", targets: ["LintModels"]),
@@ -43,6 +47,23 @@ let package = Package(
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
             ]
         ),
+        // The behavioural conformance suite: scenarios, the store adapter contract, the runner,
+        // reporters. Knows nothing of the linter.
+        .target(
+            name: "Conformance",
+            dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
+        ),
+        // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
+        // scenarios define them.
+        .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance"]),
+        // Runs the scenarios against Apple's Core Data; empty where Core Data does not exist
+        // (every source is inside `#if canImport(CoreData)`), so unverified on Linux.
+        .target(name: "CoreDataStoreAdapter", dependencies: ["DataModel", "Conformance"]),
+        // The model as normalized JSON (`momlint export`), for stores and tools in other languages.
+        .target(name: "ModelExport", dependencies: ["DataModel"]),
+        // A store in any language, run as a child process speaking line-delimited JSON
+        // (`--adapter exec:COMMAND`; docs/implementers.md). Knows nothing of the linter.
+        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport"]),
         // Reporters (findings in, text out) and the entity-relationship graph renderers.
         .target(name: "Reporting", dependencies: ["Linting", "DataModel"]),
         // `.momlint.yml`: finding it, reading it with Yams, and turning it into an engine.
@@ -54,7 +75,8 @@ let package = Package(
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "SourceConsistency", "Reporting", "Configuring",
+                "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
+                "ModelExport", "ProcessAdapter", "Reporting", "Configuring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,11 +85,24 @@ let package = Package(
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
         .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
+        ),
+        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
+        // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
+        .testTarget(
+            name: "ProcessAdapterTests",
+            dependencies: ["ProcessAdapter", "Conformance", "DataModel"],
+            exclude: ["Shims"]
+        ),
+        .testTarget(
             name: "ReportingTests",
             dependencies: ["Reporting", "Configuring", "Linting", "DataModel"],
             exclude: ["Expected", "Fixtures", "Schemas"]
         ),
-        // `swift package lint-models`: lints the models of the package it runs in.
+        // `swift package lint-models`: lints the models of the package it runs in. It builds
+        // momlint when run instead of declaring it a dependency, which would make every
+        // `swift build` compile momlint again for the host.
         .plugin(
             name: "LintModels",
             capability: .command(

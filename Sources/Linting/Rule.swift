@@ -1,6 +1,10 @@
 import DataModel
 
 /// What a rule is, for the catalogue, `momlint rules` and the generated `Rules/<id>.md`.
+///
+/// The examples are the rule's tests: one generic test runs every example through the engine,
+/// and the generated documentation shows the very same snippets, so docs and behaviour cannot
+/// drift apart.
 public struct RuleDescription: Sendable {
     /// Stable snake_case id. CI configurations and baselines depend on it: never rename one.
     public var id: String
@@ -10,17 +14,33 @@ public struct RuleDescription: Sendable {
     public var summary: String
     /// Why it matters, citing Apple's documentation or the Core Data behaviour at stake.
     public var rationale: String
+    /// Where the rationale comes from: Apple documentation URLs and the public sources collected in
+    /// `../shared/reference/coredata-behaviour.md`.
+    public var sources: [String]
+    /// What to change in the model, in words. Every model rule gives one (a test checks); it
+    /// defaults to empty only so that rules documented by hand elsewhere (the source rules) need
+    /// not repeat their page here.
+    public var howToFix: String
     public var category: RuleCategory
     public var defaultSeverity: Severity
+    /// Models that must produce findings exactly where the `↓` markers are.
+    public var triggeringExamples: [RuleExample]
+    /// Models that must produce no finding of this rule.
+    public var nonTriggeringExamples: [RuleExample]
 
-    public init(id: String, name: String, summary: String, rationale: String,
-                category: RuleCategory, defaultSeverity: Severity) {
+    public init(id: String, name: String, summary: String, rationale: String, sources: [String] = [],
+                howToFix: String = "", category: RuleCategory, defaultSeverity: Severity,
+                triggeringExamples: [RuleExample] = [], nonTriggeringExamples: [RuleExample] = []) {
         self.id = id
         self.name = name
         self.summary = summary
         self.rationale = rationale
+        self.sources = sources
+        self.howToFix = howToFix
         self.category = category
         self.defaultSeverity = defaultSeverity
+        self.triggeringExamples = triggeringExamples
+        self.nonTriggeringExamples = nonTriggeringExamples
     }
 }
 

@@ -68,13 +68,15 @@ public enum SARIFReporter: Reporter {
         }
     }
 
-    /// A rule's descriptor: its summary, and as help the rationale `Rules/<id>.md` is written from.
+    /// A rule's descriptor: its summary, and as help the rationale and fix `Rules/<id>.md` is generated from.
     private static func descriptor(for rule: ReportContext.RuleInfo, context: ReportContext) -> JSONValue {
         let description = rule.description
         let documentation = context.documentationURI(forRule: description.id)
-        let helpText = "\(description.summary)\n\n\(description.rationale)\n\nDocumentation: \(documentation)"
-        let helpMarkdown = "**\(description.name)**: \(description.summary)\n\n\(description.rationale)\n\n"
-            + "[Documentation of \(description.id)](\(documentation))"
+        let fix = description.howToFix.isEmpty ? "" : "\n\nHow to fix: \(description.howToFix)"
+        let helpText = "\(description.summary)\n\n\(description.rationale)\(fix)\n\nDocumentation: \(documentation)"
+        let helpMarkdown = "**\(description.name)**: \(description.summary)\n\n\(description.rationale)"
+            + (description.howToFix.isEmpty ? "" : "\n\n**How to fix:** \(description.howToFix)")
+            + "\n\n[Documentation of \(description.id)](\(documentation))"
         return .object([
             ("id", .string(description.id)),
             ("name", .string(pascalCase(description.id))),

@@ -7,25 +7,67 @@ public struct MissingInverseRule: Rule {
         name: "Missing Inverse",
         summary: "A relationship has no inverse relationship.",
         rationale: """
-            "You must also configure every relationship with an inverse" \
-            (https://developer.apple.com/documentation/coredata/configuring-relationships). Without one, \
-            Core Data does not mark the other object changed when the relationship changes, so it is not \
-            validated again and delete rules cannot keep the graph consistent: a required to-one whose \
-            destination is deleted saves and later reads nil (https://stackoverflow.com/questions/764125). \
-            Xcode's model compiler warns about it (MOMC_NO_INVERSE_RELATIONSHIP_WARNINGS silences that).
+            Apple's documentation says "You must also configure every relationship with an inverse". \
+            Without one, Core Data does not mark the other object changed when the relationship changes, \
+            so it is not validated again and delete rules cannot keep the graph consistent: a required \
+            to-one whose destination is deleted saves, and later reads nil. Xcode's model compiler warns \
+            about it (`MOMC_NO_INVERSE_RELATIONSHIP_WARNINGS` silences that warning).
+            """,
+        sources: [
+            "https://developer.apple.com/documentation/coredata/configuring-relationships",
+            "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/HowManagedObjectsarerelated.html",
+            "https://stackoverflow.com/questions/764125",
+        ],
+        howToFix: """
+            Add a relationship on the destination that points back, and set each as the other's inverse. \
+            When an entity has several relationships to the same destination, give each its own inverse \
+            (`authoredNotes`, `editedNotes`), never one shared inverse.
             """,
         category: .relationships,
-        defaultSeverity: .warning)
+        defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample("""
+                <entity name="Note">
+                    ↓<relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User"/>
+                </entity>
+                <entity name="User">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                </entity>
+                """),
+            RuleExample("""
+                <entity name="Note">
+                    ↓<relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User"/>
+                    ↓<relationship name="editor" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User"/>
+                </entity>
+                <entity name="User"/>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                <entity name="Note">
+                    <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User" inverseName="notes" inverseEntity="User"/>
+                </entity>
+                <entity name="User">
+                    <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="author" inverseEntity="Note"/>
+                </entity>
+                """),
+        ])
 
     public init() {}
 
     public func violations(in model: Model) -> [Violation] {
+        // Relationships that name another one as their inverse without being named back: the fix
+        // is to complete that pair, not to invent a new relationship.
+        var claimedBy: [DeclaredRelationship.Key: DeclaredRelationship] = [:]
+        for claimer in model.declaredRelationships {
+            if let inverse = model.resolvedInverse(of: claimer.relationship), claimedBy[inverse.key] == nil {
+                claimedBy[inverse.key] = claimer
+            }
+        }
         var violations: [Violation] = []
         for entity in model.entities {
             let missing = entity.relationships.filter { $0.inverseName == nil }
             guard !missing.isEmpty else { continue }
-            // Several relationships to one destination each need their own inverse; say so,
-            // because giving them one shared inverse is the next mistake (ambiguous_inverse).
             var byDestination: [String: [Relationship]] = [:]
             for relationship in entity.relationships {
                 if let destination = relationship.destinationEntityName {
@@ -33,16 +75,24 @@ public struct MissingInverseRule: Rule {
                 }
             }
             for relationship in missing {
+                let declared = DeclaredRelationship(entity: entity, relationship: relationship)
+                if let claimer = claimedBy[declared.key] {
+                    violations.append(Violation(
+                        message: "'\(declared.qualifiedName)' has no inverse, but '\(claimer.qualifiedName)' names it "
+                            + "as its inverse; set '\(claimer.relationship.name)' as the inverse of '\(relationship.name)'",
+                        location: relationship.location, entityName: entity.name, propertyName: relationship.name,
+                        suggestion: "set the inverse of '\(declared.qualifiedName)' to '\(claimer.relationship.name)'"))
+                    continue
+                }
                 let destination = relationship.destinationEntityName ?? "its destination"
                 let siblings = relationship.destinationEntityName.flatMap { byDestination[$0] } ?? []
                 let suggestedName = Self.suggestedInverseName(for: relationship, in: entity,
-                                                              needsDistinctName: siblings.count > 1)
-                var message = "'\(entity.name).\(relationship.name)' has no inverse; "
+                                                              needsDistinctName: siblings.count > 1, model: model)
+                var message = "'\(declared.qualifiedName)' has no inverse; "
                     + "add one on '\(destination)' (e.g. '\(suggestedName)')"
                 if siblings.count > 1 {
-                    let names = siblings.map { "'\($0.name)'" }.joined(separator: ", ")
                     message += "; '\(entity.name)' has \(siblings.count) relationships to '\(destination)' "
-                        + "(\(names)), so give each a distinct inverse"
+                        + "(\(siblings.map { "'\($0.name)'" }.joined(separator: ", "))), so give each a distinct inverse"
                 }
                 violations.append(Violation(
                     message: message, location: relationship.location, entityName: entity.name,
@@ -55,19 +105,17 @@ public struct MissingInverseRule: Rule {
     }
 
     /// `notes` for a lone relationship from Note, `notesAsEditor` when Note has several
-    /// relationships to the same destination.
+    /// relationships to the same destination, or when the destination already has a property
+    /// of the plain name.
     static func suggestedInverseName(for relationship: Relationship, in entity: Entity,
-                                     needsDistinctName: Bool) -> String {
-        let plural = lowercasingFirst(entity.name) + (entity.name.hasSuffix("s") ? "es" : "s")
-        guard needsDistinctName else { return plural }
-        return plural + "As" + uppercasingFirst(relationship.name)
-    }
-
-    private static func lowercasingFirst(_ text: String) -> String {
-        text.prefix(1).lowercased() + text.dropFirst()
-    }
-
-    private static func uppercasingFirst(_ text: String) -> String {
-        text.prefix(1).uppercased() + text.dropFirst()
+                                     needsDistinctName: Bool, model: Model) -> String {
+        let plural = Naming.plural(Naming.lowerCamelCase(entity.name))
+        let distinct = plural + "As" + Naming.uppercasingFirst(relationship.name)
+        if needsDistinctName { return distinct }
+        if let destination = model.destination(of: relationship),
+           model.property(named: plural, in: destination) != nil {
+            return distinct
+        }
+        return plural
     }
 }

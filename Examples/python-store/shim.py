@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""momlint process shim for the example in-memory store (store.py).
+
+Run the conformance suite against it from the repository root:
+
+    momlint conformance --adapter "exec:python3 Examples/python-store/shim.py"
+
+The protocol (docs/implementers.md): momlint writes one JSON object per line on our stdin,
+each with an "id" and one key naming the message; we answer each with exactly one line on
+stdout carrying the same id. Logs go to stderr, never stdout.
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from store import Store, StoreError  # noqa: E402
+
+CONTRACT_MAJOR_VERSION = 1
+
+
+def serve(store_class=Store, name="python-store", unsupported_features=(), stdin=sys.stdin, stdout=sys.stdout):
+    """Answers messages until stdin closes."""
+    store = None
+    for line in stdin:
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        message_id = message.pop("id")
+        (kind, body), = message.items()
+        try:
+            if kind == "hello":
+                answer = {"hello": {"contractMajorVersion": CONTRACT_MAJOR_VERSION, "name": name,
+                                    "unsupportedFeatures": list(unsupported_features)}}
+            elif kind == "open":
+                # A fresh, empty store for this scenario's model (contract §2).
+                store = store_class(body["model"])
+                answer = {"done": {}}
+            elif kind == "close":
+                store = None
+                answer = {"done": {}}
+            elif store is None:
+                raise StoreError("invalidRequest", "'%s' before 'open'" % kind)
+            else:
+                key, value = store.handle(kind, body)
+                answer = {key: value}
+        except StoreError as error:
+            answer = {"error": {"kind": error.kind, "message": error.message}}
+        except Exception as error:  # a bug in the store: report it, keep serving
+            print("store failure on %s: %r" % (kind, error), file=sys.stderr)
+            answer = {"error": {"kind": "storeFailure", "message": "%s: %s" % (type(error).__name__, error)}}
+        answer["id"] = message_id
+        stdout.write(json.dumps(answer) + "\n")
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    serve()

@@ -1,0 +1,109 @@
+import DataModel
+
+/// A cycle of Cascade rules through which a delete spreads to a whole component.
+public struct CascadeCycleRule: Rule {
+    public static let description = RuleDescription(
+        id: "cascade_cycle",
+        name: "Cascade Cycle",
+        summary: "Cascade rules form a cycle through a shared object, so deleting any member deletes the whole component.",
+        rationale: """
+            Core Data repeats delete propagation until nothing new is deleted, so a cycle of Cascade \
+            rules terminates, but only after deleting everything connected through it. A cycle that \
+            only walks down ownership (`Folder.subfolders`, each child having one parent) deletes a \
+            subtree, as intended, and is not flagged. A cycle that also climbs a shared relationship \
+            (a Cascade whose inverse is to-many, such as `Player.team`) turns one delete into the \
+            deletion of every object in the component: deleting one player deletes the team, which \
+            deletes every player. Inherited rules and sub-entity destinations are followed.
+            """,
+        sources: [
+            "https://developer.apple.com/documentation/coredata/nsdeleterule/cascadedeleterule",
+            "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/HowManagedObjectsarerelated.html",
+            "../shared/reference/coredata-behaviour.md §1 Delete rules (cycles terminate)",
+        ],
+        howToFix: "Break the cycle: set the relationship that climbs to the shared object (usually the to-one to a parent) to Nullify.",
+        category: .deleteRules,
+        defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample("""
+                <entity name="Team">
+                    <relationship name="players" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Player" inverseName="team" inverseEntity="Player"/>
+                </entity>
+                <entity name="Player">
+                    ↓<relationship name="team" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Team" inverseName="players" inverseEntity="Team"/>
+                </entity>
+                """),
+            RuleExample("""
+                <entity name="Album">
+                    <relationship name="tracks" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Track" inverseName="album" inverseEntity="Track"/>
+                </entity>
+                <entity name="Track">
+                    <relationship name="album" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Album" inverseName="tracks" inverseEntity="Album"/>
+                    ↓<relationship name="artist" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Artist" inverseName="tracks" inverseEntity="Artist"/>
+                </entity>
+                <entity name="Artist">
+                    <relationship name="tracks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Track" inverseName="artist" inverseEntity="Track"/>
+                    <relationship name="albums" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Album"/>
+                </entity>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                <entity name="Folder">
+                    <relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="subfolders" inverseEntity="Folder"/>
+                    <relationship name="subfolders" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Folder" inverseName="parent" inverseEntity="Folder"/>
+                </entity>
+                """),
+            RuleExample("""
+                <entity name="Team">
+                    <relationship name="players" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Player" inverseName="team" inverseEntity="Player"/>
+                </entity>
+                <entity name="Player">
+                    <relationship name="team" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Team" inverseName="players" inverseEntity="Team"/>
+                </entity>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in model: Model) -> [Violation] {
+        let graph = CascadeGraph(model: model) { $0.deletionRule == .cascade }
+        let component = graph.stronglyConnectedComponents()
+        // Per component: the cascade relationships inside it, and whether one climbs to a shared object.
+        var members: [Int: [Int]] = [:]
+        var climbing: [Int: [Int]] = [:]
+        for (index, declared) in graph.relationships.enumerated() {
+            let source = graph.declared(graph.sourceEntity[index])
+            guard component[source] == component[graph.destinationNode[index]] else { continue }
+            members[component[source], default: []].append(index)
+            if let inverse = model.resolvedInverse(of: declared.relationship), inverse.relationship.isToMany {
+                climbing[component[source], default: []].append(index)
+            }
+        }
+        var violations: [Violation] = []
+        for (id, climbers) in climbing {
+            let relationshipIndexes = members[id] ?? []
+            // Report at the relationship that climbs to the shared object, the one to change; of
+            // several, the one whose name sorts first, so the file's order does not matter.
+            let first = climbers.min { graph.relationships[$0].qualifiedName < graph.relationships[$1].qualifiedName }!
+            let declared = graph.relationships[first]
+            let loop = graph.relationshipPath(from: graph.destinationNode[first], to: graph.declared(graph.sourceEntity[first])) { component[$0] == id } ?? []
+            let names = ([first] + loop).map { graph.relationships[$0].qualifiedName } + [declared.qualifiedName]
+            var entityNames: [String] = []
+            var seen: Set<String> = []
+            for index in relationshipIndexes.sorted(by: { graph.relationships[$0].qualifiedName < graph.relationships[$1].qualifiedName })
+            where seen.insert(graph.relationships[index].entity.name).inserted {
+                entityNames.append(graph.relationships[index].entity.name)
+            }
+            let shownEntities = entityNames.count > 6
+                ? Naming.quotedList(Array(entityNames.prefix(5)), conjunction: "or") + " (or \(entityNames.count - 5) more entities)"
+                : Naming.quotedList(entityNames, conjunction: "or")
+            violations.append(Violation(
+                message: "cascade rules form a cycle, \(RelationshipPathText.render(names)), through a shared object; deleting "
+                    + "any \(shownEntities) object deletes everything connected through them; set "
+                    + "'\(declared.qualifiedName)', which climbs to the shared object, to Nullify",
+                location: declared.relationship.location, entityName: declared.entity.name,
+                propertyName: declared.relationship.name))
+        }
+        return violations
+    }
+}

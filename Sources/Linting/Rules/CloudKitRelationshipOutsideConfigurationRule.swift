@@ -1,0 +1,80 @@
+import DataModel
+
+/// A relationship from a CloudKit configuration to an entity outside it.
+public struct CloudKitRelationshipOutsideConfigurationRule: Rule {
+    public static let description = RuleDescription(
+        id: "cloudkit_relationship_outside_configuration",
+        name: "CloudKit Relationship Outside Configuration",
+        summary: "A relationship of an entity in a CloudKit configuration points to an entity outside that configuration.",
+        rationale: """
+            A configuration becomes one store, and relationships across stores are not supported; a \
+            synced object cannot point to one that never reaches CloudKit. Core Data refuses: "CloudKit \
+            integration does not allow relationships to objects that aren't sync'd. The following \
+            relationships have destination entities that not in the specified configuration." \
+            \(CloudKitSources.consequence)
+            """,
+        sources: CloudKitSources.all + [
+            "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/HowManagedObjectsarerelated.html",
+        ],
+        howToFix: "Add the destination entity to the same configuration, or replace the relationship with an identifier attribute you resolve in code.",
+        category: .cloudKit,
+        defaultSeverity: .error,
+        triggeringExamples: [
+            RuleExample("""
+                <entity name="Note">
+                    ↓<relationship name="draft" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Draft" inverseName="note" inverseEntity="Draft"/>
+                </entity>
+                <entity name="Draft">
+                    <relationship name="note" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Note" inverseName="draft" inverseEntity="Note"/>
+                </entity>
+                <configuration name="Cloud" usedWithCloudKit="YES">
+                    <memberEntity name="Note"/>
+                </configuration>
+                <configuration name="Local">
+                    <memberEntity name="Draft"/>
+                </configuration>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                <entity name="Note">
+                    <relationship name="draft" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Draft" inverseName="note" inverseEntity="Draft"/>
+                </entity>
+                <entity name="Draft">
+                    <relationship name="note" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Note" inverseName="draft" inverseEntity="Note"/>
+                </entity>
+                <configuration name="Cloud" usedWithCloudKit="YES">
+                    <memberEntity name="Note"/>
+                    <memberEntity name="Draft"/>
+                </configuration>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in model: Model) -> [Violation] {
+        var violations: [Violation] = []
+        var reported: Set<SourceLocation> = []
+        for configuration in model.configurations where configuration.usedWithCloudKit {
+            let members = Set(configuration.memberEntityNames)
+            for entity in model.entities where members.contains(entity.name) {
+                for declaring in model.ancestors(of: entity).reversed() + [entity] {
+                    for relationship in declaring.relationships {
+                        guard let destination = relationship.destinationEntityName,
+                              model.entity(named: destination) != nil,  // unknown_destination's business
+                              !members.contains(destination),
+                              reported.insert(relationship.location).inserted
+                        else { continue }
+                        violations.append(Violation(
+                            message: "CloudKit integration does not allow relationships to objects that aren't sync'd: "
+                                + "'\(declaring.name).\(relationship.name)' points to '\(destination)', which is not in "
+                                + "configuration '\(configuration.name)'; add '\(destination)' to it",
+                            location: relationship.location, entityName: declaring.name, propertyName: relationship.name,
+                            suggestion: "add '\(destination)' to configuration '\(configuration.name)'"))
+                    }
+                }
+            }
+        }
+        return violations
+    }
+}

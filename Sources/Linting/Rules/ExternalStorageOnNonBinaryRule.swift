@@ -1,0 +1,53 @@
+import DataModel
+
+/// `allowsExternalBinaryDataStorage` on an attribute whose value is not stored as data.
+public struct ExternalStorageOnNonBinaryRule: Rule {
+    public static let description = RuleDescription(
+        id: "external_storage_on_non_binary",
+        name: "External Storage on Non-Binary",
+        summary: "An attribute that is neither Binary nor Transformable allows external storage.",
+        rationale: """
+            External storage lets Core Data keep large blobs in files next to the store instead of in \
+            the SQLite row. It applies to values stored as data: Binary attributes, and Transformable \
+            ones, which are archived to data (Xcode offers the option for both). On any other type the \
+            flag does nothing, so it signals a mistaken type: usually an attribute meant to be Binary.
+            """,
+        sources: [
+            "https://developer.apple.com/documentation/coredata/nsattributedescription/allowsexternalbinarydatastorage",
+            "../shared/reference/coredata-behaviour.md §4 Other rules",
+        ],
+        howToFix: "Turn off Allows External Storage, or change the attribute's type to Binary Data if it holds large data.",
+        category: .types,
+        defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample("""
+                <entity name="Photo">
+                    ↓<attribute name="caption" optional="YES" attributeType="String" allowsExternalBinaryDataStorage="YES"/>
+                </entity>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                <entity name="Photo">
+                    <attribute name="caption" optional="YES" attributeType="String"/>
+                    <attribute name="imageData" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                    <attribute name="thumbnail" optional="YES" attributeType="Transformable" valueTransformerName="ImageTransformer" allowsExternalBinaryDataStorage="YES"/>
+                </entity>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in model: Model) -> [Violation] {
+        model.declaredAttributes.compactMap { declared in
+            let attribute = declared.attribute
+            guard attribute.allowsExternalBinaryDataStorage,
+                  let type = attribute.attributeType, type != .binary, type != .transformable
+            else { return nil }
+            return declared.violation(
+                "'\(declared.qualifiedName)' allows external storage but is \(type.xmlName), not Binary; "
+                    + "turn external storage off, or make it Binary if it holds large data",
+                suggestion: "remove allowsExternalBinaryDataStorage from '\(declared.qualifiedName)'")
+        }
+    }
+}

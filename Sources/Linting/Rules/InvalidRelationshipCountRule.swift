@@ -1,0 +1,86 @@
+import DataModel
+
+/// Relationship counts that contradict each other or the relationship's cardinality.
+public struct InvalidRelationshipCountRule: Rule {
+    public static let description = RuleDescription(
+        id: "invalid_relationship_count",
+        name: "Invalid Relationship Count",
+        summary: "A relationship's minCount is above its maxCount, or its counts contradict a to-one.",
+        rationale: """
+            `minCount` and `maxCount` bound a to-many relationship at validation; a `maxCount` of 0 \
+            means unbounded, and a to-one is 1/1 by definition. A minimum above the maximum can never \
+            be satisfied, so every non-empty save of the relationship fails validation (1580 or 1590); \
+            counts above 1 on a to-one say the relationship was meant to be to-many. Negative or \
+            non-numeric counts are not counts at all.
+            """,
+        sources: [
+            "https://developer.apple.com/documentation/coredata/nsrelationshipdescription/mincount",
+            "https://developer.apple.com/documentation/coredata/nsrelationshipdescription/maxcount",
+            "CoreData's NSRelationshipDescription.h (https://github.com/phracker/MacOSX-SDKs)",
+        ],
+        howToFix: """
+            Make `minCount` at most `maxCount` (or set `maxCount` to 0 for no maximum); for a to-one, \
+            remove the counts or make the relationship to-many.
+            """,
+        category: .relationships,
+        defaultSeverity: .error,
+        triggeringExamples: [
+            RuleExample("""
+                <entity name="Team">
+                    ↓<relationship name="players" optional="YES" toMany="YES" minCount="5" maxCount="3" deletionRule="Nullify" destinationEntity="Player"/>
+                </entity>
+                <entity name="Player">
+                    ↓<relationship name="team" optional="YES" minCount="2" maxCount="4" deletionRule="Nullify" destinationEntity="Team"/>
+                </entity>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                <entity name="Team">
+                    <relationship name="players" optional="YES" toMany="YES" minCount="2" maxCount="11" deletionRule="Nullify" destinationEntity="Player"/>
+                    <relationship name="fans" optional="YES" toMany="YES" minCount="1" deletionRule="Nullify" destinationEntity="Player"/>
+                </entity>
+                <entity name="Player">
+                    <relationship name="team" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Team"/>
+                    <relationship name="coach" minCount="1" maxCount="1" deletionRule="Nullify" destinationEntity="Team"/>
+                </entity>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in model: Model) -> [Violation] {
+        var violations: [Violation] = []
+        for declared in model.declaredRelationships {
+            let relationship = declared.relationship
+            let name = declared.qualifiedName
+            var problems: [String] = []
+            for attribute in ["minCount", "maxCount"] {
+                if let text = relationship.xmlAttributes[attribute] {
+                    if let value = Int(text) {
+                        if value < 0 { problems.append("has \(attribute) \(value), which is negative") }
+                    } else {
+                        problems.append("has \(attribute) '\(text)', which is not a whole number")
+                    }
+                }
+            }
+            let minCount = relationship.minCount ?? 0
+            let maxCount = relationship.maxCount ?? 0
+            if relationship.isToMany {
+                if maxCount > 0 && minCount > maxCount {
+                    problems.append("has minCount \(minCount) above maxCount \(maxCount), so no non-empty value is valid")
+                }
+            } else if minCount > 1 || maxCount > 1 {
+                problems.append("is to-one but has minCount \(minCount) and maxCount \(maxCount); "
+                    + "a to-one holds at most one object")
+            }
+            guard !problems.isEmpty else { continue }
+            violations.append(Violation(
+                message: "'\(name)' " + problems.joined(separator: "; ")
+                    + (relationship.isToMany ? "; make minCount at most maxCount (0 means no maximum)"
+                                             : "; remove the counts or make it to-many"),
+                location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name))
+        }
+        return violations
+    }
+}

@@ -1,0 +1,136 @@
+import DataModel
+
+/// An inverse that does not exist on the destination, or that does not point back.
+public struct InverseMismatchRule: Rule {
+    public static let description = RuleDescription(
+        id: "inverse_mismatch",
+        name: "Inverse Mismatch",
+        summary: "A relationship's inverse does not exist on the destination, or does not point back to it.",
+        rationale: """
+            Core Data keeps both sides of a relationship in step only when the two are each other's \
+            inverse: the inverse must be a relationship of the destination entity (or one of its \
+            ancestors) whose own inverse is this relationship and whose destination is this entity. A \
+            one-sided or dangling inverse makes Xcode's model compiler reject the model, and a model \
+            built in code with such a pair corrupts the graph: setting one side updates the wrong \
+            relationship on the other.
+            """,
+        sources: [
+            "https://developer.apple.com/documentation/coredata/nsrelationshipdescription/inverserelationship",
+            "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/HowManagedObjectsarerelated.html",
+        ],
+        howToFix: """
+            Point the inverse at a relationship of the destination entity, and make that relationship name \
+            this one as its inverse with this entity as its destination.
+            """,
+        category: .relationships,
+        defaultSeverity: .error,
+        triggeringExamples: [
+            RuleExample("""
+                <entity name="Note">
+                    ↓<relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User" inverseName="writings" inverseEntity="User"/>
+                </entity>
+                <entity name="User">
+                    ↓<relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="author" inverseEntity="Note"/>
+                </entity>
+                """),
+            RuleExample("""
+                <entity name="Note">
+                    ↓<relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User" inverseName="notes" inverseEntity="User"/>
+                </entity>
+                <entity name="User">
+                    <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note"/>
+                </entity>
+                """),
+            RuleExample("""
+                <entity name="Note">
+                    ↓<relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User" inverseName="notes" inverseEntity="User"/>
+                </entity>
+                <entity name="Draft"/>
+                <entity name="User">
+                    ↓<relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Draft" inverseName="author" inverseEntity="Note"/>
+                </entity>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                <entity name="Note">
+                    <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User" inverseName="notes" inverseEntity="User"/>
+                </entity>
+                <entity name="User">
+                    <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="author" inverseEntity="Note"/>
+                </entity>
+                """),
+            // The inverse may be declared on an ancestor of the destination, and point at an
+            // ancestor of the source.
+            RuleExample("""
+                <entity name="Item" isAbstract="YES">
+                    <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="items" inverseEntity="Person"/>
+                </entity>
+                <entity name="Book" parentEntity="Item"/>
+                <entity name="Party" isAbstract="YES">
+                    <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="owner" inverseEntity="Item"/>
+                </entity>
+                <entity name="Person" parentEntity="Party"/>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in model: Model) -> [Violation] {
+        let ambiguous = AmbiguousInverseGroups(model: model)
+        var violations: [Violation] = []
+        for declared in model.declaredRelationships {
+            let relationship = declared.relationship
+            guard let inverseName = relationship.inverseName,
+                  let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName,
+                  let owner = model.entity(named: ownerName)
+            else { continue }  // no inverse (missing_inverse) or an unknown entity (unknown_destination)
+            let name = declared.qualifiedName
+            guard let inverse = model.resolvedInverse(of: relationship) else {
+                let what = model.property(named: inverseName, in: owner) == nil ? "has no relationship" : "has an attribute, not a relationship,"
+                violations.append(violation(declared, "'\(name)' names '\(ownerName).\(inverseName)' as its inverse, but "
+                    + "'\(ownerName)' \(what) named '\(inverseName)'; choose a relationship of '\(ownerName)' that points back"))
+                continue
+            }
+            if ambiguous.isMember(declared) { continue }  // ambiguous_inverse reports the group once
+            if let destination = relationship.destinationEntityName, let inverseEntity = relationship.inverseEntityName,
+               model.entity(named: destination) != nil, !model.areInSameLine(destination, inverseEntity) {
+                violations.append(violation(declared, "'\(name)' has destination '\(destination)' but inverse entity "
+                    + "'\(inverseEntity)'; the inverse must belong to the destination, so set both to the same entity"))
+                continue
+            }
+            let inverseQualified = inverse.qualifiedName
+            guard let back = model.resolvedInverse(of: inverse.relationship) else {
+                let problem: String
+                if let backName = inverse.relationship.inverseName {
+                    let backOwner = inverse.relationship.inverseEntityName ?? inverse.relationship.destinationEntityName ?? "its destination"
+                    problem = "'\(inverseQualified)' names '\(backOwner).\(backName)', which is not a relationship, as its inverse"
+                } else {
+                    problem = "'\(inverseQualified)' has no inverse"
+                }
+                violations.append(violation(declared, "'\(name)' names '\(inverseQualified)' as its inverse, but \(problem); "
+                    + "set '\(relationship.name)' as the inverse of '\(inverseQualified)'"))
+                continue
+            }
+            if back.relationship.location != relationship.location {
+                violations.append(violation(declared, "'\(name)' names '\(inverseQualified)' as its inverse, but "
+                    + "'\(inverseQualified)' names '\(back.qualifiedName)'; make the two relationships each other's inverse"))
+                continue
+            }
+            // The inverse may point at an ancestor (the pair is declared higher up) or at a
+            // sub-entity (a relationship of an abstract parent that only one child ever fills).
+            if let inverseDestination = inverse.relationship.destinationEntityName,
+               !model.areInSameLine(declared.entity.name, inverseDestination) {
+                violations.append(violation(declared, "'\(name)' names '\(inverseQualified)' as its inverse, but "
+                    + "'\(inverseQualified)' points to '\(inverseDestination)', not '\(declared.entity.name)'; "
+                    + "set the destination of '\(inverseQualified)' to '\(declared.entity.name)'"))
+            }
+        }
+        return violations
+    }
+
+    private func violation(_ declared: DeclaredRelationship, _ message: String) -> Violation {
+        Violation(message: message, location: declared.relationship.location, entityName: declared.entity.name,
+                  propertyName: declared.relationship.name)
+    }
+}

@@ -1,0 +1,68 @@
+import DataModel
+
+/// A relationship whose delete rule is No Action.
+public struct NoActionDeleteRuleRule: Rule {
+    public static let description = RuleDescription(
+        id: "no_action_delete_rule",
+        name: "No Action Delete Rule",
+        summary: "A relationship with an inverse uses the No Action delete rule.",
+        rationale: """
+            With No Action, deleting the source leaves every destination pointing at the deleted \
+            object: the store is inconsistent until the app repairs the inverse itself, and a later \
+            save fails with a dangling reference (1550) or, on newer systems, is patched up with a log \
+            message. Apple describes it as meant for very large to-many relationships whose inverse the \
+            app maintains; Xcode has long flagged it as "an advanced setting". A relationship without \
+            an inverse leaves nothing behind on the other side, so only relationships with an inverse are \
+            flagged (`missing_inverse` reports the others).
+            """,
+        sources: [
+            "https://developer.apple.com/documentation/coredata/nsdeleterule/noactiondeleterule",
+            "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/HowManagedObjectsarerelated.html",
+            "https://stackoverflow.com/questions/5629481",
+        ],
+        howToFix: "Use Nullify (the usual choice), Cascade for owned objects, or Deny; keep No Action only if your code clears the inverse on delete.",
+        category: .deleteRules,
+        defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample("""
+                <entity name="Folder">
+                    ↓<relationship name="notes" optional="YES" toMany="YES" deletionRule="No Action" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
+                </entity>
+                <entity name="Note">
+                    <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>
+                </entity>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                <entity name="Log">
+                    <relationship name="entries" optional="YES" toMany="YES" deletionRule="No Action" destinationEntity="Entry"/>
+                </entity>
+                <entity name="Entry"/>
+                """),
+            RuleExample("""
+                <entity name="Folder">
+                    <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
+                </entity>
+                <entity name="Note">
+                    <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>
+                </entity>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in model: Model) -> [Violation] {
+        model.declaredRelationships.compactMap { declared in
+            guard declared.relationship.deletionRule == .noAction,
+                  let inverse = model.resolvedInverse(of: declared.relationship)
+            else { return nil }
+            return Violation(
+                message: "'\(declared.qualifiedName)' uses No Action, so deleting \(Naming.indefinite(declared.entity.name)) "
+                    + "leaves '\(inverse.qualifiedName)' pointing at the deleted object; use Nullify, Cascade or Deny",
+                location: declared.relationship.location, entityName: declared.entity.name,
+                propertyName: declared.relationship.name,
+                suggestion: "set the delete rule of '\(declared.qualifiedName)' to Nullify")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import DataModel
+
+/// An entity with more than 100 properties, own and inherited.
+public struct TooManyPropertiesRule: Rule {
+    /// Xcode's model compiler warns above this count.
+    static let maximumPropertyCount = 100
+
+    public static let description = RuleDescription(
+        id: "too_many_properties",
+        name: "Too Many Properties",
+        summary: "An entity has more than 100 properties, counting inherited ones.",
+        rationale: """
+            Xcode's model compiler warns when an entity has more than 100 properties \
+            (`MOMC_NO_MAX_PROPERTY_COUNT_WARNINGS` silences it). Every property is a column of the \
+            hierarchy's one table and is fetched with each row, and SQLite's default limit on columns \
+            in a table is 2000 for the whole hierarchy; a very wide entity is usually several \
+            entities, or data better kept in a related entity that is fetched only when needed.
+            """,
+        sources: [
+            "https://github.com/swiftlang/swift-build (Sources/SWBApplePlatform/Specs/CoreData.xcspec)",
+            "https://www.sqlite.org/limits.html",
+        ],
+        howToFix: """
+            Split the entity: move groups of rarely used attributes into related entities (a to-one \
+            `details` relationship), or group values into a Composite attribute.
+            """,
+        category: .types,
+        defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample("↓<entity name=\"Wide\">\n" + (1...101).map {
+                "    <attribute name=\"field\($0)\" optional=\"YES\" attributeType=\"String\"/>"
+            }.joined(separator: "\n") + "\n</entity>"),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("<entity name=\"Wide\">\n" + (1...100).map {
+                "    <attribute name=\"field\($0)\" optional=\"YES\" attributeType=\"String\"/>"
+            }.joined(separator: "\n") + "\n</entity>"),
+        ])
+
+    public init() {}
+
+    public func violations(in model: Model) -> [Violation] {
+        model.entities.compactMap { entity in
+            let lineage = model.ancestors(of: entity) + [entity]
+            let count = lineage.reduce(0) { $0 + $1.properties.count }
+            guard count > Self.maximumPropertyCount else { return nil }
+            let inherited = count - entity.properties.count
+            return Violation(
+                message: "'\(entity.name)' has \(count) properties\(inherited > 0 ? " (\(inherited) inherited)" : ""), "
+                    + "more than \(Self.maximumPropertyCount); split it into related entities",
+                location: entity.location, entityName: entity.name)
+        }
+    }
+}

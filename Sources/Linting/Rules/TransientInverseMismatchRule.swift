@@ -1,0 +1,65 @@
+import DataModel
+
+/// A transient relationship paired with a persistent inverse, or the reverse.
+public struct TransientInverseMismatchRule: Rule {
+    public static let description = RuleDescription(
+        id: "transient_inverse_mismatch",
+        name: "Transient Inverse Mismatch",
+        summary: "A transient relationship's inverse is persistent, or a persistent relationship's inverse is transient.",
+        rationale: """
+            The two sides of a relationship are one fact stored once: one side cannot be saved while \
+            the other is thrown away. Xcode's model compiler has rejected a transient relationship with \
+            a non-transient inverse as an error since Mac OS X 10.5 (only \
+            `MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR` silences it). Reported once per pair, on the \
+            transient side.
+            """,
+        sources: [
+            "https://github.com/swiftlang/swift-build (Sources/SWBApplePlatform/Specs/CoreData.xcspec)",
+            "https://developer.apple.com/documentation/coredata/nspropertydescription/istransient",
+        ],
+        howToFix: "Make both sides transient, or both persistent.",
+        category: .types,
+        defaultSeverity: .error,
+        triggeringExamples: [
+            RuleExample("""
+                <entity name="Note">
+                    ↓<relationship name="previewFolder" optional="YES" transient="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>
+                </entity>
+                <entity name="Folder">
+                    <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="previewFolder" inverseEntity="Note"/>
+                </entity>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                <entity name="Note">
+                    <relationship name="previewFolder" optional="YES" transient="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="previewNotes" inverseEntity="Folder"/>
+                </entity>
+                <entity name="Folder">
+                    <relationship name="previewNotes" optional="YES" transient="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="previewFolder" inverseEntity="Note"/>
+                </entity>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in model: Model) -> [Violation] {
+        var violations: [Violation] = []
+        for declared in model.declaredRelationships {
+            let relationship = declared.relationship
+            guard let inverse = model.resolvedInverse(of: relationship),
+                  inverse.relationship.isTransient != relationship.isTransient
+            else { continue }
+            // A consistent pair is reported once, on its transient side; a one-sided claim on
+            // whichever side makes it.
+            let pointsBack = model.resolvedInverse(of: inverse.relationship)?.relationship.location == relationship.location
+            if pointsBack && !relationship.isTransient { continue }
+            let (transient, persistent) = relationship.isTransient
+                ? (declared.qualifiedName, inverse.qualifiedName) : (inverse.qualifiedName, declared.qualifiedName)
+            violations.append(Violation(
+                message: "'\(transient)' is transient but its inverse '\(persistent)' is not; make both transient or both persistent",
+                location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name))
+        }
+        return violations
+    }
+}

@@ -1,0 +1,197 @@
+import DataModel
+
+/// The graph along which deletes propagate, built once per model in linear time.
+///
+/// Inheritance makes "deleting a D" mean "deleting a D or any of its sub-entities", and a deleted
+/// object runs the rules of its own entity and of every ancestor. Expanding that directly would
+/// add an edge per (relationship, sub-entity) pair, which is quadratic in a wide hierarchy. Instead
+/// each entity has three nodes:
+/// - `kind(E)`: an object whose relationship type is E, so E or any descendant;
+/// - `exact(E)`: an object whose entity is E;
+/// - `declared(E)`: the delete rules declared on E or an ancestor, which such an object runs.
+///
+/// Edges: `kind(E) -> exact(E)`, `kind(E) -> kind(child)`, `exact(E) -> declared(E)`,
+/// `declared(E) -> declared(parent)`, and for each relationship `r` that E declares with the
+/// followed delete rule, `declared(E) -r-> kind(destination)`. Entities whose parent chain is
+/// broken or cyclic get no hierarchy edges (`invalid_parent_entity` reports them).
+struct CascadeGraph {
+    struct Edge {
+        var target: Int
+        /// The relationship the edge follows; nil for hierarchy edges.
+        var relationship: Int?
+    }
+
+    let entityCount: Int
+    /// Relationships the graph follows, indexed by `Edge.relationship`.
+    let relationships: [DeclaredRelationship]
+    /// The entity index each relationship is declared on.
+    let sourceEntity: [Int]
+    /// The `kind` node each relationship leads to.
+    let destinationNode: [Int]
+    let edges: [[Edge]]
+
+    func kind(_ entity: Int) -> Int { entity }
+    func exact(_ entity: Int) -> Int { entityCount + entity }
+    func declared(_ entity: Int) -> Int { 2 * entityCount + entity }
+    var nodeCount: Int { 3 * entityCount }
+
+    /// - Parameter follows: which relationships carry deletes (Cascade, usually).
+    init(model: Model, follows: (Relationship) -> Bool) {
+        let entities = model.entities
+        let count = entities.count
+        var indexByName: [String: Int] = [:]
+        for (index, entity) in entities.enumerated() where indexByName[entity.name] == nil {
+            indexByName[entity.name] = index
+        }
+        let parent: [Int?] = entities.map { $0.parentEntityName.flatMap { indexByName[$0] } }
+        let hasSoundLineage = Self.soundLineages(parent: parent)
+
+        var edges = [[Edge]](repeating: [], count: 3 * count)
+        var relationships: [DeclaredRelationship] = []
+        var sourceEntity: [Int] = []
+        var destinationNode: [Int] = []
+        for (index, entity) in entities.enumerated() {
+            edges[index].append(Edge(target: count + index))                // kind -> exact
+            edges[count + index].append(Edge(target: 2 * count + index))    // exact -> declared
+            if hasSoundLineage[index], let parentIndex = parent[index] {
+                edges[parentIndex].append(Edge(target: index))                          // kind(parent) -> kind(child)
+                edges[2 * count + index].append(Edge(target: 2 * count + parentIndex))  // declared -> declared(parent)
+            }
+            for relationship in entity.relationships where follows(relationship) {
+                guard let destination = relationship.destinationEntityName.flatMap({ indexByName[$0] }) else { continue }
+                edges[2 * count + index].append(Edge(target: destination, relationship: relationships.count))
+                relationships.append(DeclaredRelationship(entity: entity, relationship: relationship))
+                sourceEntity.append(index)
+                destinationNode.append(destination)
+            }
+        }
+        self.entityCount = count
+        self.relationships = relationships
+        self.sourceEntity = sourceEntity
+        self.destinationNode = destinationNode
+        self.edges = edges
+    }
+
+    /// True for each entity whose parent chain ends at a root without looping. Each entity is
+    /// walked once, so this is linear even for a 10,000-deep chain.
+    private static func soundLineages(parent: [Int?]) -> [Bool] {
+        enum State { case unvisited, walking, sound, broken }
+        var state = [State](repeating: .unvisited, count: parent.count)
+        for start in parent.indices where state[start] == .unvisited {
+            var path: [Int] = []
+            var current: Int? = start
+            var verdict = State.sound
+            while let node = current {
+                switch state[node] {
+                case .sound: verdict = .sound; current = nil
+                case .broken: verdict = .broken; current = nil
+                case .walking: verdict = .broken; current = nil  // a loop
+                case .unvisited:
+                    state[node] = .walking
+                    path.append(node)
+                    current = parent[node]
+                }
+            }
+            for node in path { state[node] = verdict }
+        }
+        return state.map { $0 == .sound }
+    }
+
+    /// Strongly connected components (Tarjan's algorithm with an explicit stack, so a 10,000-long
+    /// chain cannot overflow the call stack). Returns each node's component number.
+    func stronglyConnectedComponents() -> [Int] {
+        let unvisited = -1
+        var index = [Int](repeating: unvisited, count: nodeCount)
+        var lowLink = [Int](repeating: 0, count: nodeCount)
+        var onStack = [Bool](repeating: false, count: nodeCount)
+        var component = [Int](repeating: -1, count: nodeCount)
+        var stack: [Int] = []
+        var nextIndex = 0
+        var componentCount = 0
+        // Each frame: a node and how many of its edges have been looked at.
+        var frames: [(node: Int, edge: Int)] = []
+        for root in 0..<nodeCount where index[root] == unvisited {
+            frames.append((root, 0))
+            index[root] = nextIndex; lowLink[root] = nextIndex; nextIndex += 1
+            stack.append(root); onStack[root] = true
+            while let frame = frames.last {
+                let node = frame.node
+                if frame.edge < edges[node].count {
+                    frames[frames.count - 1].edge += 1
+                    let target = edges[node][frame.edge].target
+                    if index[target] == unvisited {
+                        index[target] = nextIndex; lowLink[target] = nextIndex; nextIndex += 1
+                        stack.append(target); onStack[target] = true
+                        frames.append((target, 0))
+                    } else if onStack[target] {
+                        lowLink[node] = min(lowLink[node], index[target])
+                    }
+                    continue
+                }
+                frames.removeLast()
+                if let caller = frames.last {
+                    lowLink[caller.node] = min(lowLink[caller.node], lowLink[node])
+                }
+                if lowLink[node] == index[node] {
+                    while let member = stack.popLast() {
+                        onStack[member] = false
+                        component[member] = componentCount
+                        if member == node { break }
+                    }
+                    componentCount += 1
+                }
+            }
+        }
+        return component
+    }
+
+    /// The relationships along the shortest path from `start` to `goal`, staying inside `allowed`
+    /// nodes (breadth first); nil when there is none.
+    func relationshipPath(from start: Int, to goal: Int, within allowed: (Int) -> Bool) -> [Int]? {
+        var previous = [Int: (node: Int, relationship: Int?)]()
+        var queue = [start]
+        var head = 0
+        var reached = start == goal
+        previous[start] = (start, nil)
+        while head < queue.count, !reached {
+            let node = queue[head]
+            head += 1
+            for edge in edges[node] where previous[edge.target] == nil && allowed(edge.target) {
+                previous[edge.target] = (node, edge.relationship)
+                if edge.target == goal { reached = true; break }
+                queue.append(edge.target)
+            }
+        }
+        guard reached else { return nil }
+        var path: [Int] = []
+        var node = goal
+        while node != start {
+            guard let step = previous[node] else { return nil }
+            if let relationship = step.relationship { path.append(relationship) }
+            node = step.node
+        }
+        return path.reversed()
+    }
+}
+
+/// Renders a chain of relationships for a message, eliding the middle of a very long one so that
+/// a finding stays one readable line.
+enum RelationshipPathText {
+    static let maximumShown = 12
+
+    /// `first`, then `hidden` more, then `last`, joined by arrows.
+    static func render(first: [String], hidden: Int, last: [String]) -> String {
+        var parts = first.map { "'\($0)'" }
+        if hidden > 0 { parts.append("… (\(hidden) more) …") }
+        parts += last.map { "'\($0)'" }
+        return parts.joined(separator: " → ")
+    }
+
+    /// Keeps the first and last few names of a long path.
+    static func render(_ names: [String]) -> String {
+        guard names.count > maximumShown else { return render(first: names, hidden: 0, last: []) }
+        let head = maximumShown / 2
+        let tail = maximumShown - head - 1
+        return render(first: Array(names.prefix(head)), hidden: names.count - head - tail, last: Array(names.suffix(tail)))
+    }
+}

@@ -1,0 +1,52 @@
+/// Small helpers for the names rules print and suggest.
+enum Naming {
+    static func uppercasingFirst(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
+    }
+
+    /// The lowerCamelCase form of a name: `URLString` becomes `urlString`, `Title` becomes
+    /// `title`. A leading run of capitals is an acronym, lowercased up to the next word.
+    static func lowerCamelCase(_ name: String) -> String {
+        let characters = Array(name)
+        var upperRun = 0
+        while upperRun < characters.count, characters[upperRun].isUppercase { upperRun += 1 }
+        guard upperRun > 0 else { return name }
+        // In `URLString` the `S` starts the next word; keep it.
+        let lowered = upperRun > 1 && upperRun < characters.count && characters[upperRun].isLowercase
+            ? upperRun - 1 : upperRun
+        return String(characters[..<lowered]).lowercased() + String(characters[lowered...])
+    }
+
+    /// An English plural good enough for suggested property names: `entries`, `boxes`,
+    /// `people`, `notes`.
+    static func plural(_ word: String) -> String {
+        let lower = word.lowercased()
+        // Only whole-word irregulars that cannot end another word by accident ("man" ends "human").
+        let irregular: KeyValuePairs = ["person": "people", "child": "children"]
+        for (singular, plural) in irregular where lower.hasSuffix(singular) {
+            // Keep the caller's casing for the part before the irregular word.
+            let stem = word.dropLast(singular.count)
+            let replaced = stem.isEmpty ? plural : uppercasingFirst(plural)
+            return String(stem) + replaced
+        }
+        let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
+        if lower.hasSuffix("y"), lower.count > 1, !vowels.contains(lower[lower.index(lower.endIndex, offsetBy: -2)]) {
+            return word.dropLast() + "ies"
+        }
+        if ["s", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) { return word + "es" }
+        return word + "s"
+    }
+
+    /// `a 'Note'`, `an 'Account'`: the article an English reader expects before a quoted name.
+    static func indefinite(_ name: String) -> String {
+        let vowels: Set<Character> = ["A", "E", "I", "O", "U", "a", "e", "i", "o", "u"]
+        return (name.first.map(vowels.contains) ?? false ? "an" : "a") + " '\(name)'"
+    }
+
+    /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
+    static func quotedList(_ names: [String], conjunction: String = "and") -> String {
+        let quoted = names.map { "'\($0)'" }
+        guard quoted.count > 1 else { return quoted.first ?? "" }
+        return quoted.dropLast().joined(separator: ", ") + " \(conjunction) " + quoted.last!
+    }
+}

@@ -1,0 +1,96 @@
+import Conformance
+import DataModel
+import Foundation
+
+/// One open store inside a shim, for one scenario: forwards each request as a protocol line and
+/// turns the answer back into a `StoreResponse`.
+final class ProcessStore: ConformanceStore {
+    private let connection: ShimConnection
+    private let model: Model
+    private let pool: ShimPool
+    /// The entity each object was inserted as, to read `value` answers as the attribute's type.
+    private var entityOfObject: [String: String] = [:]
+    private var isClosed = false
+
+    init(connection: ShimConnection, model: Model, pool: ShimPool) {
+        self.connection = connection
+        self.model = model
+        self.pool = pool
+    }
+
+    func perform(_ request: StoreRequest) throws -> StoreResponse {
+        let (label, expected) = Self.describe(request)
+        let answer = try connection.exchange(label, expecting: expected) { id in
+            try ShimMessage.line(id: id, request: request)
+        }
+        if answer.kind == "error" { throw Self.storeError(from: answer, connection: connection) }
+        let response: StoreResponse
+        do {
+            response = try JSONDecoder().decode(StoreResponse.self, from: answer.data)
+        } catch {
+            throw connection.broken("answered \(label) with \(ShimMessage.quoted(answer.line)), which is not a "
+                + "valid \"\(answer.kind)\" message (docs/adapter-contract.md §7)", waitForExit: false)
+        }
+        switch (request, response) {
+        case (.insert(let entity, let object, _), _):
+            entityOfObject[object] = entity
+        case (.value(let object, let attribute), .value(let value)):
+            return .value(typed(value, object: object, attribute: attribute))
+        default:
+            break
+        }
+        return response
+    }
+
+    /// JSON carries dates and UUIDs as strings and cannot tell 2.0 from 2: read the answer as
+    /// the attribute's type says (contract §5), as the Swift adapters answer.
+    private func typed(_ value: AttributeValue, object: String, attribute: String) -> AttributeValue {
+        guard let type = entityOfObject[object].flatMap(model.entity(named:))
+            .flatMap({ model.property(named: attribute, in: $0)?.asAttribute?.attributeType }) else { return value }
+        return (try? value.coerced(to: type)) ?? value
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        if !connection.isBroken {
+            do {
+                let answer = try connection.exchange("close", expecting: ["done"]) { id in
+                    try ShimMessage.line(id: id, key: "close", body: ShimMessage.Close())
+                }
+                // A shim that cannot close cleanly is not trusted with another scenario.
+                if answer.kind != "done" { connection.finish() }
+            } catch {
+                // The connection is broken and stopped; the next scenario starts a new shim.
+            }
+        }
+        pool.checkIn(connection)
+    }
+
+    /// The error a shim reported for a request it could not perform (contract §6).
+    static func storeError(from answer: ShimMessage.Answer, connection: ShimConnection) -> StoreAdapterError {
+        guard let body = try? JSONDecoder().decode(ShimMessage.ErrorAnswer.self, from: answer.data).error else {
+            return connection.broken("answered with \(ShimMessage.quoted(answer.line)), which is not a valid error "
+                + #"(expected {"id":N,"error":{"kind":"noSuchObject","message":"…"}})"#, waitForExit: false)
+        }
+        return StoreAdapterError(StoreAdapterError.Kind(rawValue: body.kind) ?? .storeFailure, body.message)
+    }
+
+    /// A short name for a request in messages, and the answers it may get.
+    static func describe(_ request: StoreRequest) -> (label: String, answers: Set<String>) {
+        switch request {
+        case .insert(let entity, let object, _): ("insert \(entity) '\(object)'", ["done"])
+        case .set(let object, let attribute, _): ("set '\(object).\(attribute)'", ["done"])
+        case .link(let object, let relationship, let destination): ("link '\(object).\(relationship)' to '\(destination)'", ["done"])
+        case .unlink(let object, let relationship, let destination): ("unlink '\(destination)' from '\(object).\(relationship)'", ["done"])
+        case .delete(let object): ("delete '\(object)'", ["done"])
+        case .save(let policy): ("save (\(policy.rawValue))", ["saved", "saveFailed"])
+        case .reset: ("reset", ["done"])
+        case .reopen: ("reopen", ["done"])
+        case .exists(let object): ("exists '\(object)'", ["exists"])
+        case .value(let object, let attribute): ("value '\(object).\(attribute)'", ["value"])
+        case .related(let object, let relationship): ("related '\(object).\(relationship)'", ["objects"])
+        case .count(let entity): ("count \(entity)", ["count"])
+        }
+    }
+}

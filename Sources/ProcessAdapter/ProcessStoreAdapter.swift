@@ -1,0 +1,74 @@
+import Conformance
+import DataModel
+import Foundation
+import ModelExport
+
+/// A store written in any language, run as a child process (a *shim*) that speaks the
+/// line-delimited JSON protocol of `docs/implementers.md` on its stdin and stdout.
+///
+/// `momlint conformance --adapter exec:COMMAND` builds one with `connect(command:)`. COMMAND is
+/// run by `/bin/sh -c` in the current directory, so it may hold arguments, quotes and
+/// environment variables as in a shell (`exec:python3 Examples/python-store/store.py`).
+///
+/// A shim is started once and reused for scenario after scenario while it follows the protocol.
+/// When it crashes, hangs past `requestTimeLimit`, prints something that is not a protocol line,
+/// or answers with the wrong id, the scenario in progress fails with a message that says so and
+/// quotes the end of the shim's stderr; the shim is stopped (with everything it started) and the
+/// next scenario gets a fresh one.
+public struct ProcessStoreAdapter: StoreAdapter {
+    /// How long a shim may take to answer one request, the handshake and `open` included, when
+    /// nothing else is said: well under the runner's 10 s per scenario, so a hang is reported as
+    /// the shim's, with its stderr.
+    public static let defaultRequestTimeLimit: Duration = .seconds(5)
+
+    /// The shell command that starts the shim.
+    public let command: String
+    public let requestTimeLimit: Duration
+    public let unsupportedFeatures: Set<Feature>
+    private let pool: ShimPool
+
+    /// `exec:` and the command.
+    public var name: String { "exec:" + command }
+
+    /// An adapter for `command` that does not ask the shim anything until the first scenario;
+    /// `unsupportedFeatures` is taken as given. Prefer `connect`, which asks the shim.
+    public init(command: String, requestTimeLimit: Duration = defaultRequestTimeLimit,
+                unsupportedFeatures: Set<Feature> = []) {
+        self.command = command
+        self.requestTimeLimit = requestTimeLimit
+        self.unsupportedFeatures = unsupportedFeatures
+        self.pool = ShimPool(command: command, timeLimit: requestTimeLimit)
+    }
+
+    /// Starts the shim once and performs the handshake, so that a shim that cannot start, or
+    /// speaks another contract version, is reported before any scenario runs; the features the
+    /// shim says it does not support are skipped. The shim is kept for the first scenario.
+    public static func connect(command: String,
+                               requestTimeLimit: Duration = defaultRequestTimeLimit) throws(StoreAdapterError) -> ProcessStoreAdapter {
+        let first = try ShimConnection(command: command, timeLimit: requestTimeLimit)
+        let adapter = ProcessStoreAdapter(command: command, requestTimeLimit: requestTimeLimit,
+                                          unsupportedFeatures: first.unsupportedFeatures)
+        adapter.pool.checkIn(first)
+        return adapter
+    }
+
+    public func openStore(_ setup: StoreSetup) throws -> any ConformanceStore {
+        let exported: Data
+        do {
+            exported = try ModelExporter().export(setup.model).model.jsonData(pretty: false)
+        } catch let error as ModelExportError {
+            throw StoreAdapterError(.invalidRequest, "the scenario's model cannot be exported for the shim:\n\(error)")
+        }
+        let connection = try pool.checkOut()
+        let answer = try connection.exchange("open '\(setup.scenarioID)'", expecting: ["done"]) { id in
+            try ShimMessage.openLine(id: id, scenario: setup.scenarioID, modelPath: setup.modelPath,
+                                     exportedModel: exported)
+        }
+        if answer.kind == "error" {
+            let error = ProcessStore.storeError(from: answer, connection: connection)
+            pool.checkIn(connection)
+            throw error
+        }
+        return ProcessStore(connection: connection, model: setup.model, pool: pool)
+    }
+}

@@ -1,0 +1,319 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One running shim: a child process started with `/bin/sh -c COMMAND` in a process group of its
+/// own, its stdin, stdout and stderr connected to this process.
+///
+/// Written on POSIX calls rather than Foundation's `Process` for the guarantees the runner
+/// needs: a read that gives up at a deadline (`poll`); a write to a shim that died that fails
+/// instead of killing momlint with SIGPIPE (written with no-SIGPIPE); descriptors that no other
+/// child process inherits (created close-on-exec, so a shim's exit is seen at once even while
+/// other shims start); and a stop that ends the shell *and* everything it started (`kill` of the
+/// whole process group). The three standard streams are Unix socket pairs, which, unlike pipes,
+/// Swift can create close-on-exec in one call on Linux; a shim uses them as it would pipes.
+final class ShimProcess {
+    /// Why reading an answer did not give a line.
+    enum ReadFailure: Error {
+        /// Nothing (or no complete line) arrived before the deadline.
+        case timedOut
+        /// The shim closed its stdout: it exited or crashed.
+        case closed
+        /// The shim wrote more than `maximumLineBytes` without a newline.
+        case lineTooLong
+    }
+
+    /// The longest answer line accepted; a shim printing without end must not exhaust memory.
+    static let maximumLineBytes = 16 << 20
+    /// How much of the shim's stderr is kept for failure messages: its last bytes.
+    static let keptErrorBytes = 8 << 10
+
+    let pid: pid_t
+    private var input: Int32
+    private var output: Int32
+    private var errors: Int32
+    private var pending: [UInt8] = []
+    private var errorTail: [UInt8] = []
+    private var exitDescription: String?
+
+    /// Starts `command` with `/bin/sh -c`, in the current directory and environment.
+    init(command: String) throws(ShimStartError) {
+        var stdinPair: [Int32] = [-1, -1]
+        var stdoutPipe: [Int32] = [-1, -1]
+        var stderrPipe: [Int32] = [-1, -1]
+        // Every descriptor is close-on-exec from birth: a process another thread starts
+        // meanwhile (another scenario's shim) must not inherit this shim's stdout, or its exit
+        // would go unseen until that process ends. The child's copies on 0, 1 and 2 are made by
+        // dup2, which clears the flag.
+        guard Self.makeSocketPair(&stdinPair), Self.makePipe(&stdoutPipe), Self.makePipe(&stderrPipe) else {
+            let reason = String(cString: strerror(errno))
+            for fd in stdinPair + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+            throw ShimStartError(message: "cannot create pipes for the shim: \(reason)")
+        }
+        Self.disableSIGPIPE(stdinPair[0])
+
+        var actions = Self.makeFileActions()
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        for fd in [stdinPair[0], stdinPair[1], stdoutPipe[0], stdoutPipe[1], stderrPipe[0], stderrPipe[1]] {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+        var attributes = Self.makeSpawnAttributes()
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A process group of its own (pgid = pid), so that stopping the shim stops whatever
+        // the shell started too.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP) | Self.extraSpawnFlags)
+        posix_spawnattr_setpgroup(&attributes, 0)
+
+        let arguments = ["/bin/sh", "-c", command].map { (text: String) in strdup(text) }
+        defer { arguments.forEach { free($0) } }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments + [nil]
+        var child: pid_t = 0
+        let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, &argv, Self.environment)
+        close(stdinPair[1])
+        close(stdoutPipe[1])
+        close(stderrPipe[1])
+        guard status == 0 else {
+            close(stdinPair[0])
+            close(stdoutPipe[0])
+            close(stderrPipe[0])
+            throw ShimStartError(message: "cannot start /bin/sh: \(String(cString: strerror(status)))")
+        }
+        pid = child
+        input = stdinPair[0]
+        output = stdoutPipe[0]
+        errors = stderrPipe[0]
+    }
+
+    deinit {
+        stop()
+    }
+
+    // MARK: Talking
+
+    /// Writes one line (a newline is added). False when the shim no longer reads its stdin.
+    func writeLine(_ line: String) -> Bool {
+        guard input >= 0 else { return false }
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Self.writeWithoutSIGPIPE(input, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            written += count
+        }
+        return true
+    }
+
+    /// The next line the shim writes on stdout, without its newline, waiting at most until
+    /// `deadline` (a `ContinuousClock` instant). Stderr is collected meanwhile.
+    func readLine(before deadline: ContinuousClock.Instant) throws(ReadFailure) -> String {
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            guard pending.count <= Self.maximumLineBytes else { throw .lineTooLong }
+            guard output >= 0 else { throw .closed }
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { throw .timedOut }
+            let milliseconds = Int32(clamping: remaining.components.seconds * 1000
+                + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+            if errors >= 0 { fds.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+            if ready < 0 && errno != EINTR { throw .closed }
+            if fds.count > 1 && fds[1].revents != 0 { drainErrors() }
+            if fds[0].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    pending.append(contentsOf: buffer[..<count])
+                } else if count == 0 || errno != EINTR && errno != EAGAIN {
+                    close(output)
+                    output = -1
+                }
+            }
+        }
+    }
+
+    /// Reads what the shim wrote on stderr so far, keeping the last `keptErrorBytes`.
+    private func drainErrors() {
+        guard errors >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        var fds = [pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
+        // Bounded, so a shim that floods stderr cannot keep a read from reaching its deadline.
+        for _ in 0..<64 where poll(&fds, 1, 0) > 0 {
+            let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                if count < 0 && errno == EINTR { continue }
+                close(errors)
+                errors = -1
+                return
+            }
+            errorTail.append(contentsOf: buffer[..<count])
+            if errorTail.count > Self.keptErrorBytes { errorTail.removeFirst(errorTail.count - Self.keptErrorBytes) }
+        }
+    }
+
+    /// The last lines the shim wrote on stderr, at most `limit` characters, for a failure message.
+    func standardErrorTail(limit: Int = 1500) -> String {
+        drainErrors()
+        var text = String(decoding: errorTail, as: UTF8.self)
+        while text.hasSuffix("\n") { text.removeLast() }
+        guard text.count > limit else { return text }
+        return "…" + text.suffix(limit)
+    }
+
+    // MARK: Ending
+
+    /// Closes the shim's stdin (its cue to exit), waits up to `grace` for it to exit, then
+    /// stops it. Used when the shim is healthy and no longer needed.
+    func finish(grace: Duration) {
+        guard input >= 0 else { return }
+        close(input)
+        input = -1
+        let deadline = ContinuousClock.now + grace
+        while ContinuousClock.now < deadline {
+            if reap(waiting: false) { break }
+            usleep(5_000)
+        }
+        stop()
+    }
+
+    /// Kills the shim and everything it started, and reaps it. Safe to call twice.
+    func stop() {
+        if exitDescription == nil {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+            _ = reap(waiting: true)
+        }
+        for fd in [input, output, errors] where fd >= 0 { close(fd) }
+        input = -1
+        output = -1
+        errors = -1
+    }
+
+    /// How the shim ended (`exited with status 3`, `was killed by signal 11`), once it has:
+    /// waits up to `grace` for the exit to be reported.
+    func exitStatus(waitingUpTo grace: Duration) -> String? {
+        let deadline = ContinuousClock.now + grace
+        while exitDescription == nil && ContinuousClock.now < deadline {
+            if reap(waiting: false) { break }
+            usleep(5_000)
+        }
+        return exitDescription
+    }
+
+    /// True once the child has been reaped; records how it ended.
+    @discardableResult
+    private func reap(waiting: Bool) -> Bool {
+        guard exitDescription == nil else { return true }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, waiting ? 0 : WNOHANG)
+        guard result == pid else {
+            if result < 0 && errno != EINTR { exitDescription = "ended" }
+            return exitDescription != nil
+        }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are C macros Swift does not import.
+        let signal = status & 0x7F
+        exitDescription = signal == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(signal)"
+        return true
+    }
+
+    // MARK: Platform differences
+
+    #if canImport(Darwin)
+    private static func makeFileActions() -> posix_spawn_file_actions_t? {
+        var actions: posix_spawn_file_actions_t?
+        posix_spawn_file_actions_init(&actions)
+        return actions
+    }
+
+    private static func makeSpawnAttributes() -> posix_spawnattr_t? {
+        var attributes: posix_spawnattr_t?
+        posix_spawnattr_init(&attributes)
+        return attributes
+    }
+
+    private static var environment: UnsafePointer<UnsafeMutablePointer<CChar>?>? {
+        UnsafePointer(_NSGetEnviron()!.pointee)
+    }
+
+    /// Darwin has neither `pipe2` nor `SOCK_CLOEXEC`: the flag is set right after creation, and
+    /// POSIX_SPAWN_CLOEXEC_DEFAULT keeps every other descriptor out of the shims momlint starts.
+    private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
+        guard socketpair(AF_UNIX, SOCK_STREAM, 0, &pair) == 0 else { return false }
+        pair.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    private static func makePipe(_ pair: inout [Int32]) -> Bool {
+        guard pipe(&pair) == 0 else { return false }
+        pair.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    private static let extraSpawnFlags = Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
+
+    /// Darwin has no MSG_NOSIGNAL; the socket option does the same.
+    private static func disableSIGPIPE(_ fd: Int32) {
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    private static func writeWithoutSIGPIPE(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        Darwin.write(fd, bytes, count)
+    }
+    #else
+    private static func makeFileActions() -> posix_spawn_file_actions_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        return actions
+    }
+
+    private static func makeSpawnAttributes() -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        return attributes
+    }
+
+    private static var environment: UnsafePointer<UnsafeMutablePointer<CChar>?>? {
+        UnsafePointer(environ)
+    }
+
+    private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
+        socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
+    }
+
+    /// Swift's Glibc does not export `pipe2`; a socket pair, which can be created close-on-exec,
+    /// serves as the pipe (a shim reads and writes it the same way).
+    private static func makePipe(_ pair: inout [Int32]) -> Bool {
+        makeSocketPair(&pair)
+    }
+
+    private static let extraSpawnFlags: Int16 = 0
+
+    /// Linux: each write says MSG_NOSIGNAL instead.
+    private static func disableSIGPIPE(_ fd: Int32) {}
+
+    private static func writeWithoutSIGPIPE(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        send(fd, bytes, count, Int32(MSG_NOSIGNAL))
+    }
+    #endif
+}
+
+/// The shim could not be started at all.
+struct ShimStartError: Error {
+    var message: String
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import DataModel
+import Foundation
+import ModelExport
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a model as normalized JSON, for programs that should not parse Core Data's XML.",
+        discussion: """
+            The JSON has every entity with its inherited attributes, relationships and uniqueness \
+            constraints resolved, inverses resolved, and defaults and limits as typed values. Its \
+            JSON Schema is docs/schemas/model-export.schema.json. A default or limit that cannot be \
+            read as its attribute's type is left out with a warning. Exit codes: 0 written; 2 the \
+            model could not be loaded or has elements the export cannot express (each reported on one line).
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json
+    }
+
+    @Argument(help: ArgumentHelp(
+        "The model: an .xcdatamodeld bundle (its current version), an .xcdatamodel folder or a contents file.",
+        valueName: "model"))
+    var path: String
+
+    @Option(help: "The output format.")
+    var format: Format = .json
+
+    @Flag(help: "Write the JSON on one line instead of indented.")
+    var compact = false
+
+    func run() throws {
+        var standardError = StandardError()
+        // The loader searches a plain folder for every model in it; export writes one.
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+           !["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: path).pathExtension) {
+            print("\(path): error: export writes one model; name an .xcdatamodeld bundle, an .xcdatamodel folder "
+                + "or a contents file, not a folder to search", to: &standardError)
+            throw ExitCode.inputError
+        }
+        let result = ModelLoader().load(paths: [path])
+        for note in result.notes { print(note, to: &standardError) }
+        for failure in result.failures { print(failure, to: &standardError) }
+        guard result.failures.isEmpty else { throw ExitCode.inputError }
+        guard let model = result.models.first else {
+            print("\(path): error: no model found here", to: &standardError)
+            throw ExitCode.inputError
+        }
+        do {
+            let (exported, warnings) = try ModelExporter().export(model)
+            for warning in warnings { print(warning, to: &standardError) }
+            FileHandle.standardOutput.write(try exported.jsonData(pretty: !compact) + Data("\n".utf8))
+        } catch let error as ModelExportError {
+            print(error, to: &standardError)
+            throw ExitCode.inputError
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Linting
+import Testing
+
+@Suite("Rule catalogue")
+struct RuleCatalogueTests {
+    /// The ids and default severities of issue 3. Users' CI configurations and baselines depend on
+    /// them, so a rename or a severity change must fail here first.
+    static let published: [(id: String, severity: Severity)] = [
+        ("missing_inverse", .warning), ("inverse_mismatch", .error), ("ambiguous_inverse", .error),
+        ("unknown_destination", .error), ("invalid_relationship_count", .error),
+        ("reserved_name", .error), ("entity_name_case", .warning), ("property_name_case", .warning),
+        ("duplicate_property", .error),
+        ("unsupported_attribute_type", .error), ("undefined_attribute_type", .error),
+        ("default_value_invalid", .error), ("transformable_without_transformer", .warning),
+        ("external_storage_on_non_binary", .warning), ("too_many_properties", .warning),
+        ("transient_inverse_mismatch", .error),
+        ("no_action_delete_rule", .warning), ("cascade_to_shared", .warning), ("cascade_cycle", .warning),
+        ("mutual_deny", .warning), ("nullify_required_inverse", .warning), ("cascade_into_deny", .warning),
+        ("abstract_without_subentities", .warning), ("invalid_parent_entity", .error),
+        ("constraint_invalid_property", .error), ("invalid_current_version", .error),
+        ("cloudkit_unique_constraint", .error), ("cloudkit_required_attribute", .error),
+        ("cloudkit_required_relationship", .error), ("cloudkit_missing_inverse", .error),
+        ("cloudkit_deny_rule", .error), ("cloudkit_ordered_relationship", .error),
+        ("cloudkit_unsupported_attribute_type", .error), ("cloudkit_relationship_outside_configuration", .error),
+    ]
+
+    @Test func catalogueHoldsExactlyThePublishedRules() {
+        let catalogue = RuleCatalogue.all.map { $0.description }
+        #expect(catalogue.map(\.id) == Self.published.map(\.id))
+        for (id, severity) in Self.published {
+            #expect(RuleCatalogue.rule(id: id)?.description.defaultSeverity == severity, "severity of '\(id)'")
+        }
+    }
+
+    @Test func idsAreUniqueSnakeCase() {
+        let ids = RuleCatalogue.all.map { $0.description.id }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            #expect(id.allSatisfy { $0.isLowercase || $0 == "_" }, "'\(id)' is not snake_case")
+        }
+    }
+
+    @Test func everyRuleIsDocumented() {
+        for rule in RuleCatalogue.all {
+            let description = rule.description
+            #expect(!description.name.isEmpty && !description.summary.isEmpty, "\(description.id)")
+            #expect(!description.rationale.isEmpty && !description.howToFix.isEmpty, "\(description.id)")
+            #expect(!description.sources.isEmpty, "'\(description.id)' cites no source")
+        }
+    }
+
+    @Test func unknownIDFindsNothing() {
+        #expect(RuleCatalogue.rule(id: "no_such_rule") == nil)
+    }
+}

@@ -1,0 +1,160 @@
+import Conformance
+import DataModel
+import Foundation
+import ProcessAdapter
+import Testing
+
+/// Paths into the repository and the tools the shims need.
+enum Repository {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// The example shims are Python; without python3 their tests are skipped.
+    static let hasPython: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "command -v python3 >/dev/null 2>&1"]
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    /// A runner whose scenario limit only guards against a test that never ends: a loaded CI
+    /// machine must not turn a slow scenario into a failure (the shims' own limits are tested).
+    static let runner = ConformanceRunner(timeLimit: .seconds(120))
+
+    static func scenarios() throws -> [Scenario] {
+        try ConformanceSuite.scenarios(in: path("Fixtures/Scenarios"))
+    }
+
+    /// A shell command running `relative` (a Python file of the repository) with python3.
+    static func python(_ relative: String, _ arguments: String...) -> String {
+        (["python3", "'\(path(relative))'"] + arguments).joined(separator: " ")
+    }
+}
+
+@Suite(.enabled(if: Repository.hasPython, "python3 is needed to run the example shims"))
+struct PythonExampleTests {
+    @Test func pythonStorePassesEveryScenario() async throws {
+        let adapter = try ProcessStoreAdapter.connect(command: Repository.python("Examples/python-store/shim.py"))
+        #expect(adapter.unsupportedFeatures.isEmpty)
+        let scenarios = try Repository.scenarios()
+        #expect(scenarios.count >= 60)
+        let results = await Repository.runner.run(scenarios, adapter: adapter)
+        for result in results {
+            #expect(result.passed, "\(result.scenarioID): \(result.verdict)")
+        }
+    }
+
+    @Test func deviantStoreFailsExactlyItsExpectedFailures() async throws {
+        let adapter = try ProcessStoreAdapter.connect(command: Repository.python("Examples/python-store-deviant/shim.py"))
+        #expect(adapter.unsupportedFeatures == [.mergePolicy], "the handshake's features are skipped")
+        let expected = try ExpectedFailures(contentsOf: Repository.path("Examples/python-store-deviant/expected-failures.txt"))
+        let scenarios = try Repository.scenarios()
+        let results = await Repository.runner.run(scenarios, adapter: adapter)
+        let summary = RunSummary(adapterName: adapter.name, results: results, expectedFailures: expected)
+
+        let failed = Set(results.filter(\.failed).map(\.scenarioID))
+        let listed = Set(scenarios.map(\.id).filter(expected.contains))
+        #expect(failed == listed)
+        #expect(summary.isSuccessful)
+        #expect(expected.unmatchedEntries(among: scenarios.map(\.id)).isEmpty, "every listed id names a scenario")
+        #expect(summary.count(of: .skip) == scenarios.filter { $0.features.contains(.mergePolicy) }.count)
+        // The reports say what went wrong, in the suite's words.
+        let denied = try #require(results.first { $0.scenarioID == "deny.non-empty-to-many-fails" })
+        guard case .fail(let message, let line) = denied.verdict else { Issue.record("expected a failure"); return }
+        #expect(message.contains("expected the save to fail with 1600"))
+        #expect(line != nil)
+    }
+}
+
+/// Shims that break the protocol: each fails the scenario in progress with a message that says
+/// what happened, and the next scenario runs on a fresh shim and passes.
+@Suite(.enabled(if: Repository.hasPython, "python3 is needed to run the test shims"), .serialized)
+struct MisbehavingShimTests {
+    /// Runs the first two scenarios (that need no merge policy) with the shim misbehaving in
+    /// the first; returns the first's failure message after checking the second passed.
+    /// The request limit is generous except where a hang is the point: a loaded CI machine must
+    /// not turn a slow answer into a different failure.
+    func runMisbehaving(_ mode: String, requestTimeLimit: Duration = .seconds(60)) async throws -> String {
+        let scenarios = Array(try Repository.scenarios().prefix(2))
+        let adapter = ProcessStoreAdapter(
+            command: Repository.python("Tests/ProcessAdapterTests/Shims/misbehaving.py", mode, scenarios[0].id),
+            requestTimeLimit: requestTimeLimit)
+        let results = await Repository.runner.run(scenarios, adapter: adapter)
+        #expect(results[1].passed, "the next scenario runs on a fresh shim: \(results[1].verdict)")
+        guard case .fail(let message, _) = results[0].verdict else {
+            Issue.record("the misbehaving scenario passed")
+            return ""
+        }
+        return message
+    }
+
+    @Test func crashFailsTheScenarioWithTheShimsStderr() async throws {
+        let message = try await runMisbehaving("crash")
+        #expect(message.contains("closed its stdout before answering request 3"), "\(message)")
+        #expect(message.contains("it exited with status 1"), "\(message)")
+        #expect(message.contains("  | RuntimeError: simulated crash in the store"), "\(message)")
+    }
+
+    @Test func hangFailsAtTheRequestTimeLimit() async throws {
+        let started = ContinuousClock.now
+        let message = try await runMisbehaving("hang", requestTimeLimit: .seconds(3))
+        #expect(message.contains("did not answer request 3"), "\(message)")
+        #expect(message.contains("within 3 s; it was stopped"), "\(message)")
+        #expect(message.contains("misbehaving shim: about to hang"), "\(message)")
+        // Not a timing assertion on the store: only that the run did not wait for the hour.
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test func garbageFailsTheScenario() async throws {
+        let message = try await runMisbehaving("garbage")
+        #expect(message.contains("printed a line that is not a JSON object: 'hello, this is not JSON' in answer to request 3"), "\(message)")
+        #expect(message.contains("logs belong on stderr"), "\(message)")
+    }
+
+    @Test func wrongIDFailsTheScenario() async throws {
+        let message = try await runMisbehaving("wrong-id")
+        #expect(message.contains("answered request 3"), "\(message)")
+        #expect(message.contains("with id 4; answer each request once, in order, echoing its id"), "\(message)")
+    }
+
+    @Test func longStderrIsTruncatedToItsEnd() async throws {
+        let message = try await runMisbehaving("chatty")
+        #expect(message.contains("it exited with status 3"), "\(message)")
+        #expect(message.hasSuffix("  | the last words of the shim"), "\(message.suffix(200))")
+        #expect(message.contains("  | …"), "the start of a long stderr is cut")
+        #expect(message.count < 3000)
+    }
+
+    @Test func wrongContractVersionIsRefusedByConnect() throws {
+        let command = Repository.python("Tests/ProcessAdapterTests/Shims/misbehaving.py", "wrong-version", "none")
+        let error = try #require(throws: StoreAdapterError.self) { try ProcessStoreAdapter.connect(command: command) }
+        #expect(error.kind == .storeFailure)
+        #expect(error.message.contains("implements contract version 2.x, but this momlint runs contract 1.0"), "\(error)")
+    }
+
+    @Test func wrongContractVersionFailsEveryScenarioAndTheRunGoesOn() async throws {
+        let scenarios = Array(try Repository.scenarios().prefix(2))
+        let adapter = ProcessStoreAdapter(
+            command: Repository.python("Tests/ProcessAdapterTests/Shims/misbehaving.py", "wrong-version", "none"))
+        let results = await Repository.runner.run(scenarios, adapter: adapter)
+        #expect(results.count == 2)
+        for result in results {
+            guard case .fail(let message, _) = result.verdict else { Issue.record("\(result.scenarioID) passed"); continue }
+            #expect(message.contains("the adapter could not open a store"), "\(message)")
+            #expect(message.contains("implements contract version 2.x"), "\(message)")
+        }
+    }
+
+    @Test func aCommandThatCannotStartIsReportedWithTheShellsWords() throws {
+        let error = try #require(throws: StoreAdapterError.self) {
+            try ProcessStoreAdapter.connect(command: "/nonexistent/store-shim --flag")
+        }
+        #expect(error.message.contains("the shim '/nonexistent/store-shim --flag' closed its stdout before answering request 1 (hello)"), "\(error)")
+        #expect(error.message.contains("it exited with status 127"), "\(error)")
+        #expect(error.message.contains("/nonexistent/store-shim"), "\(error)")
+    }
+}
