@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Momlint: AsyncParsableCommand {
@@ -16,4 +17,25 @@ struct Momlint: AsyncParsableCommand {
         subcommands: [LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self, GraphCommand.self],
         defaultSubcommand: LintCommand.self
     )
+
+    /// ArgumentParser's own `main`, except that a wrong command line exits with 2, the code
+    /// momlint documents for it, instead of ArgumentParser's 64 (`EX_USAGE`), so scripts
+    /// need to know one code for "momlint could not do what was asked".
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                var standardError = StandardError()
+                print(fullMessage(for: error), to: &standardError)
+                Foundation.exit(ExitCode.inputError.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -44,3 +44,20 @@ import Testing
         #expect(output.standardError.contains("note: no .xccurrentversion; linting 'Shop 10', the highest of 3 versions"))
     }
 }
+
+/// A wrong command line exits with the documented 2, not ArgumentParser's 64.
+@Suite struct UsageErrorTests {
+    @Test func unknownOptionExitsTwoWithUsage() throws {
+        let output = try MomlintProcess.run(["lint", "--no-such-option", "Fixtures/Models/Notes.xcdatamodeld"])
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("Unknown option '--no-such-option'"))
+        #expect(output.standardError.contains("Usage: momlint lint"))
+        #expect(output.standardOutput.isEmpty)
+    }
+
+    @Test func helpStillExitsZero() throws {
+        let output = try MomlintProcess.run(["--help"])
+        #expect(output.status == 0)
+        #expect(output.standardOutput.contains("Exit codes: 0"))
+    }
+}
