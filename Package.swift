@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "momlint", targets: ["momlint"]),
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
+        .library(name: "ModelGenerator", targets: ["ModelGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,16 +26,20 @@ let package = Package(
         .target(name: "DataModel", dependencies: ["CLibXML2"]),
         // The rule engine and the rule catalogue: a model in, findings out.
         .target(name: "Linting", dependencies: ["DataModel"]),
+        // Synthetic, well-made models of any size for benchmarks and tests. Writes XML only:
+        // it shares no code with the loader, so loading its output is a real check of both.
+        .target(name: "ModelGenerator"),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting",
+                "DataModel", "Linting", "ModelGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        .testTarget(name: "ModelGeneratorTests", dependencies: ["ModelGenerator", "DataModel", "Linting"]),
     ]
 )

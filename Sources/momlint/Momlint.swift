@@ -13,7 +13,7 @@ struct Momlint: ParsableCommand {
             still linted and reported).
             """,
         version: version,
-        subcommands: [LintCommand.self],
+        subcommands: [LintCommand.self, GenerateModelCommand.self],
         defaultSubcommand: LintCommand.self
     )
 }
