@@ -9,10 +9,13 @@ let package = Package(
         .executable(name: "momlint", targets: ["momlint"]),
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
+        .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
         .library(name: "ModelGenerator", targets: ["ModelGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
@@ -26,6 +29,15 @@ let package = Package(
         .target(name: "DataModel", dependencies: ["CLibXML2"]),
         // The rule engine and the rule catalogue: a model in, findings out.
         .target(name: "Linting", dependencies: ["DataModel"]),
+        // The behavioural conformance suite: scenarios, the store adapter contract, the runner,
+        // reporters. Knows nothing of the linter.
+        .target(
+            name: "Conformance",
+            dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
+        ),
+        // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
+        // scenarios define them.
+        .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance"]),
         // Synthetic, well-made models of any size for benchmarks and tests. Writes XML only:
         // it shares no code with the loader, so loading its output is a real check of both.
         .target(name: "ModelGenerator"),
@@ -33,13 +45,14 @@ let package = Package(
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "ModelGenerator",
+                "DataModel", "Linting", "Conformance", "ReferenceStore", "ModelGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ReferenceStore", "DataModel"]),
         .testTarget(name: "ModelGeneratorTests", dependencies: ["ModelGenerator", "DataModel", "Linting"]),
     ]
 )

@@ -1,0 +1,44 @@
+/// Why a save failed, as a store reports it: a Core Data error code and, where the code
+/// concerns one object, which object and which property.
+///
+/// A save that fails for several reasons reports code 1560 with one `details` entry per
+/// reason; a single reason is reported on its own, not wrapped (contract §4).
+public struct SaveFailure: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// An `NSCocoaErrorDomain` code (`CoreDataErrorCode`).
+    public var code: Int
+    /// The scenario name of the object the error is about (`NSValidationErrorObject`), if any.
+    public var object: String?
+    /// The property the error is about (`NSValidationErrorKey`), if any.
+    public var key: String?
+    /// For 1560: the individual failures (`NSDetailedErrors`). Empty otherwise.
+    public var details: [SaveFailure]
+
+    public init(code: Int, object: String? = nil, key: String? = nil, details: [SaveFailure] = []) {
+        self.code = code
+        self.object = object
+        self.key = key
+        self.details = details
+    }
+
+    /// The failure for a list of individual failures: the only one, or 1560 wrapping them.
+    public static func combining(_ failures: [SaveFailure]) -> SaveFailure? {
+        switch failures.count {
+        case 0: nil
+        case 1: failures[0]
+        default: SaveFailure(code: CoreDataErrorCode.multipleErrors, details: failures)
+        }
+    }
+
+    public var description: String {
+        var text = String(code)
+        if let name = CoreDataErrorCode.name(of: code) { text += " (\(name))" }
+        switch (object, key) {
+        case let (object?, key?): text += " on '\(object).\(key)'"
+        case let (object?, nil): text += " on '\(object)'"
+        case let (nil, key?): text += " on key '\(key)'"
+        case (nil, nil): break
+        }
+        if !details.isEmpty { text += ": [" + details.map(\.description).joined(separator: "; ") + "]" }
+        return text
+    }
+}

@@ -1,0 +1,98 @@
+import DataModel
+
+/// A store under test, as the conformance runner sees it: something that opens a fresh store
+/// for a model. Implement this (and `ConformanceStore`) to run the suite against your store;
+/// `docs/adapter-contract.md` is the full contract.
+///
+/// The adapter itself is a description (a name and what it does not support) and a factory,
+/// so it can be shared across threads; each scenario gets its own store.
+public protocol StoreAdapter: Sendable {
+    /// The name reports and `--adapter` use (`reference`, `sqlite`, `exec:…`).
+    var name: String { get }
+    /// Features the adapter knowingly does not support: scenarios needing any of them are
+    /// reported as skipped, not failed. Empty by default.
+    var unsupportedFeatures: Set<Feature> { get }
+    /// Opens a fresh, empty store for `setup.model` (contract §2). Throwing fails the scenario.
+    func openStore(_ setup: StoreSetup) throws -> any ConformanceStore
+}
+
+extension StoreAdapter {
+    public var unsupportedFeatures: Set<Feature> { [] }
+}
+
+/// One open store, used by one scenario on one thread, then closed.
+public protocol ConformanceStore: AnyObject {
+    /// Performs one request. A save that fails validation or a constraint is an *answer*
+    /// (`.saveFailed`), not a thrown error; throw only when the store cannot do what was asked
+    /// (unknown object, unsupported operation, I/O failure), which fails the scenario.
+    func perform(_ request: StoreRequest) throws -> StoreResponse
+    /// Releases the store's resources (files, processes). Called once, last. Does nothing by default.
+    func close()
+}
+
+extension ConformanceStore {
+    public func close() {}
+}
+
+/// What a store is opened for.
+public struct StoreSetup: Sendable {
+    /// The scenario's model, loaded by the real parser.
+    public var model: Model
+    /// The path of the model bundle (`.xcdatamodeld`) the scenario names, absolute.
+    public var modelPath: String
+    /// The scenario's id, for naming temporary files and logs.
+    public var scenarioID: String
+
+    public init(model: Model, modelPath: String, scenarioID: String) {
+        self.model = model
+        self.modelPath = modelPath
+        self.scenarioID = scenarioID
+    }
+}
+
+/// An error a store throws when it cannot perform a request (contract §6).
+public struct StoreAdapterError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// The request names an object the store does not hold (never inserted, deleted, or
+        /// discarded by a reset or a merge).
+        case noSuchObject
+        /// The request names an entity or property the model does not have, or the wrong kind
+        /// (an attribute where a relationship is expected).
+        case noSuchProperty
+        /// The store does not implement this operation or feature.
+        case unsupported
+        /// Anything else: the request cannot be performed (e.g. inserting an abstract entity).
+        case invalidRequest
+        /// The store itself failed (I/O, a crashed process, a protocol error).
+        case storeFailure
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// An adapter made from a closure: the shortest way to run the suite against a store type,
+/// e.g. `ClosureStoreAdapter(name: "mine") { try MyStore(model: $0.model) }`.
+public struct ClosureStoreAdapter: StoreAdapter {
+    public let name: String
+    public let unsupportedFeatures: Set<Feature>
+    private let open: @Sendable (StoreSetup) throws -> any ConformanceStore
+
+    public init(name: String, unsupportedFeatures: Set<Feature> = [],
+                open: @escaping @Sendable (StoreSetup) throws -> any ConformanceStore) {
+        self.name = name
+        self.unsupportedFeatures = unsupportedFeatures
+        self.open = open
+    }
+
+    public func openStore(_ setup: StoreSetup) throws -> any ConformanceStore {
+        try open(setup)
+    }
+}

@@ -1,0 +1,150 @@
+import DataModel
+import Foundation
+
+/// The value of one attribute, as scenarios write it and stores report it.
+///
+/// The cases are the value kinds of Core Data's attribute types, normalised so that two
+/// stores can be compared: every integer type is `integer`, Double/Float/Decimal are `double`,
+/// String/URI are `string`, UUIDs are upper-case `uuid` strings, and dates are seconds since
+/// 2001-01-01 00:00:00 UTC (Core Data's reference date, `timeIntervalSinceReferenceDate`).
+///
+/// JSON form (contract §5): `null`, a boolean, a number, or a string; a date is an ISO 8601
+/// string and a UUID its canonical string. The attribute's type in the model says how to read it
+/// (`coerced(to:)`).
+public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case uuid(String)
+    case date(secondsSinceReferenceDate: Double)
+
+    /// Why a written value does not fit the attribute it is given to.
+    public struct CoercionError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// The value read as the model's `type`, or an error saying why it cannot be.
+    ///
+    /// Integers accept whole numbers within the type's range; Double/Float/Decimal accept any
+    /// number; Boolean accepts booleans; String/URI accept strings; UUID accepts a UUID string;
+    /// Date accepts an ISO 8601 string or a number of seconds since the reference date. `null`
+    /// fits every type (optionality is a validation matter, checked at save).
+    public func coerced(to type: AttributeType) throws(CoercionError) -> AttributeValue {
+        if self == .null { return .null }
+        switch type {
+        case .integer16, .integer32, .integer64:
+            let whole: Int64? = switch self {
+            case .integer(let value): value
+            case .double(let value) where value.rounded() == value && abs(value) < 9.2e18: Int64(value)
+            default: nil
+            }
+            guard let whole else { throw CoercionError(description: "\(self) is not a whole number") }
+            guard type.integerRange!.contains(whole) else {
+                throw CoercionError(description: "\(whole) does not fit in \(type.xmlName)")
+            }
+            return .integer(whole)
+        case .double, .decimal:
+            switch self {
+            case .integer(let value): return .double(Double(value))
+            case .double: return self
+            default: throw CoercionError(description: "\(self) is not a number")
+            }
+        case .float:
+            switch self {
+            case .integer(let value): return .double(Double(Float(value)))
+            case .double(let value): return .double(Double(Float(value)))
+            default: throw CoercionError(description: "\(self) is not a number")
+            }
+        case .boolean:
+            guard case .bool = self else { throw CoercionError(description: "\(self) is not a boolean") }
+            return self
+        case .string, .uri:
+            guard case .string = self else { throw CoercionError(description: "\(self) is not a string") }
+            return self
+        case .uuid:
+            switch self {
+            case .uuid(let text), .string(let text):
+                guard let uuid = UUID(uuidString: text) else {
+                    throw CoercionError(description: "'\(text)' is not a UUID")
+                }
+                return .uuid(uuid.uuidString)
+            default: throw CoercionError(description: "\(self) is not a UUID string")
+            }
+        case .date:
+            switch self {
+            case .date: return self
+            case .integer(let value): return .date(secondsSinceReferenceDate: Double(value))
+            case .double(let value): return .date(secondsSinceReferenceDate: value)
+            case .string(let text):
+                guard let date = Self.parseISO8601(text) else {
+                    throw CoercionError(description: "'\(text)' is not an ISO 8601 date such as 2024-05-01T12:00:00Z")
+                }
+                return .date(secondsSinceReferenceDate: date.timeIntervalSinceReferenceDate)
+            default: throw CoercionError(description: "\(self) is not a date")
+            }
+        default:
+            throw CoercionError(description: "scenarios cannot give values to \(type.xmlName) attributes")
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): value ? "true" : "false"
+        case .integer(let value): String(value)
+        case .double(let value): String(value)
+        case .string(let value): "'\(value)'"
+        case .uuid(let value): value
+        case .date(let seconds): Self.formatISO8601(seconds)
+        }
+    }
+
+    static func parseISO8601(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withFullDate]
+        return formatter.date(from: text)
+    }
+
+    static func formatISO8601(_ secondsSinceReferenceDate: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        if secondsSinceReferenceDate.rounded() != secondsSinceReferenceDate {
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        }
+        return formatter.string(from: Date(timeIntervalSinceReferenceDate: secondsSinceReferenceDate))
+    }
+}
+
+extension AttributeValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value), .uuid(let value): try container.encode(value)
+        case .date(let seconds): try container.encode(Self.formatISO8601(seconds))
+        }
+    }
+}

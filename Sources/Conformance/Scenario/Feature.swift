@@ -1,0 +1,35 @@
+/// A capability a scenario needs. The list is closed: scenario files may name only these,
+/// and an adapter declares the ones it does not support so that the runner skips (rather
+/// than fails) the scenarios that need them.
+public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparable {
+    /// Nullify, Cascade and Deny delete rules. Every store is expected to support them;
+    /// listed so that scenario files say what they exercise.
+    case deleteRules = "delete-rules"
+    /// The No Action delete rule, which leaves dangling references behind.
+    case noAction = "no-action"
+    /// Ordered to-many relationships (`ordered="YES"`).
+    case ordered
+    /// Two to-many relationships that are each other's inverse.
+    case manyToMany = "many-to-many"
+    /// Sub-entities, inherited properties, delete rules and constraints.
+    case inheritance
+    /// Validation at save: optionality, min/max counts, attribute limits and patterns.
+    case validation
+    /// Uniqueness constraints (`<uniquenessConstraints>`), single and composite.
+    case constraints
+    /// Saving with a merge policy other than `error`.
+    case mergePolicy = "merge-policy"
+    /// Date-valued attributes.
+    case dates
+    /// Closing the store and opening it again on the same data.
+    case reopen
+
+    public static func < (lhs: Feature, rhs: Feature) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Labels a scenario carries about its standing, from a closed list.
+public enum ScenarioTag: String, CaseIterable, Codable, Hashable, Sendable {
+    /// The behaviour is inferred from observation, not documented by Apple; the scenario
+    /// names the reference's open question(s) where there is one.
+    case inferred
+}

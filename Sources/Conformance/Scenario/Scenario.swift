@@ -1,0 +1,177 @@
+import DataModel
+
+/// One behaviour of a Core Data–compatible store, pinned down as data: a model, steps that
+/// change and save an object graph, and expectations about the result. Read from one YAML file
+/// under `Fixtures/Scenarios/<area>/` by `ScenarioLoader`; the format is in
+/// `Fixtures/Scenarios/schema.json` and `docs/adapter-contract.md`.
+public struct Scenario: Sendable, CustomStringConvertible {
+    /// Stable, unique across the suite: `<area>.<behaviour>` in kebab case, e.g. `deny.non-empty-to-many`.
+    public var id: String
+    /// One line saying what the scenario checks (`description:` in the file).
+    public var summary: String
+    /// Where the behaviour is stated: an Apple documentation URL, an error constant, or a
+    /// documented observation (a URL).
+    public var references: [String]
+    /// What a store needs to run the scenario.
+    public var features: Set<Feature>
+    public var tags: Set<ScenarioTag>
+    /// Numbers of the reference's open questions the scenario depends on, when `inferred`.
+    public var openQuestions: [Int]
+    /// Free text: why the behaviour is inferred, what is deliberately not checked.
+    public var notes: String?
+    /// The `.xcdatamodeld` bundle, as an absolute path.
+    public var modelPath: String
+    /// The model, loaded by the real parser.
+    public var model: Model
+    public var steps: [Step]
+    /// The scenario file, for messages.
+    public var file: String
+
+    public init(id: String, summary: String, references: [String], features: Set<Feature>,
+                tags: Set<ScenarioTag> = [], openQuestions: [Int] = [], notes: String? = nil,
+                modelPath: String, model: Model, steps: [Step], file: String) {
+        self.id = id
+        self.summary = summary
+        self.references = references
+        self.features = features
+        self.tags = tags
+        self.openQuestions = openQuestions
+        self.notes = notes
+        self.modelPath = modelPath
+        self.model = model
+        self.steps = steps
+        self.file = file
+    }
+
+    /// The scenario's area: the part of the id before the first dot.
+    public var area: String { String(id.prefix { $0 != "." }) }
+
+    public var isInferred: Bool { tags.contains(.inferred) }
+
+    public var description: String { id }
+}
+
+/// One step of a scenario, with the line it was written on.
+public struct Step: Sendable, CustomStringConvertible {
+    public var action: Action
+    /// The step's line in the scenario file (1-based), when known.
+    public var line: Int?
+
+    public init(_ action: Action, line: Int? = nil) {
+        self.action = action
+        self.line = line
+    }
+
+    public enum Action: Hashable, Sendable {
+        /// Insert a new object of `entity` named `object` with attribute values.
+        case insert(entity: String, object: String, values: [String: AttributeValue])
+        /// Set attributes of an object.
+        case set(object: String, values: [String: AttributeValue])
+        /// Add destinations to a relationship, in order (a to-one takes exactly one).
+        case link(object: String, relationship: String, destinations: [String])
+        /// Remove destinations from a relationship.
+        case unlink(object: String, relationship: String, destinations: [String])
+        /// Mark objects deleted, in order.
+        case delete(objects: [String])
+        /// Save with a merge policy, expecting an outcome.
+        case save(policy: MergePolicy, outcome: SaveOutcome)
+        /// Discard pending changes.
+        case reset
+        /// Discard pending changes, close the store and open it again.
+        case reopen
+        /// Check the current state.
+        case expect([Expectation])
+    }
+
+    public var description: String {
+        switch action {
+        case .insert(let entity, let object, _): "insert \(entity) '\(object)'"
+        case .set(let object, let values): "set \(values.keys.sorted().map { "'\(object).\($0)'" }.joined(separator: ", "))"
+        case .link(let object, let relationship, let destinations):
+            "link '\(object).\(relationship)' to \(destinations.map { "'\($0)'" }.joined(separator: ", "))"
+        case .unlink(let object, let relationship, let destinations):
+            "unlink \(destinations.map { "'\($0)'" }.joined(separator: ", ")) from '\(object).\(relationship)'"
+        case .delete(let objects): "delete \(objects.map { "'\($0)'" }.joined(separator: ", "))"
+        case .save(let policy, _): "save (\(policy.rawValue))"
+        case .reset: "reset"
+        case .reopen: "reopen"
+        case .expect: "expect"
+        }
+    }
+}
+
+/// What a save must do.
+public enum SaveOutcome: Hashable, Sendable {
+    case succeeds
+    case fails(ExpectedFailure)
+}
+
+/// The failure a save must report. `object`, `key` and `details` are checked only when the
+/// scenario gives them; `details` are matched as a multiset (order is not specified).
+public struct ExpectedFailure: Hashable, Sendable, CustomStringConvertible {
+    public var code: Int
+    public var object: String?
+    public var key: String?
+    public var details: [ExpectedFailure]?
+
+    public init(code: Int, object: String? = nil, key: String? = nil, details: [ExpectedFailure]? = nil) {
+        self.code = code
+        self.object = object
+        self.key = key
+        self.details = details
+    }
+
+    /// True when `failure` has this code and every part the scenario states.
+    public func matches(_ failure: SaveFailure) -> Bool {
+        guard failure.code == code else { return false }
+        if let object, failure.object != object { return false }
+        if let key, failure.key != key { return false }
+        guard let details else { return true }
+        return Self.matchAll(details, failure.details)
+    }
+
+    /// A perfect matching of expected details onto actual ones (small lists: backtracking).
+    private static func matchAll(_ expected: [ExpectedFailure], _ actual: [SaveFailure]) -> Bool {
+        guard expected.count == actual.count else { return false }
+        guard let first = expected.first else { return true }
+        for (index, candidate) in actual.enumerated() where first.matches(candidate) {
+            var rest = actual
+            rest.remove(at: index)
+            if matchAll(Array(expected.dropFirst()), rest) { return true }
+        }
+        return false
+    }
+
+    public var description: String {
+        var text = String(code)
+        if let name = CoreDataErrorCode.name(of: code) { text += " (\(name))" }
+        switch (object, key) {
+        case let (object?, key?): text += " on '\(object).\(key)'"
+        case let (object?, nil): text += " on '\(object)'"
+        case let (nil, key?): text += " on key '\(key)'"
+        case (nil, nil): break
+        }
+        if let details { text += ": [" + details.map(\.description).joined(separator: "; ") + "]" }
+        return text
+    }
+}
+
+/// A check of the store's current state (saved data plus pending changes).
+public enum Expectation: Hashable, Sendable {
+    /// Each object is live (inserted or saved, not deleted).
+    case exists([String])
+    /// Each object is not live: deleted, discarded, or merged away.
+    case gone([String])
+    /// `entity` (with its sub-entities) has exactly `count` live objects.
+    case count(entity: String, equals: Int)
+    /// The object's attributes have these values.
+    case values(object: String, values: [String: AttributeValue])
+    /// The relationship holds exactly these objects: in this order for an ordered to-many,
+    /// as a set for an unordered one, none or one for a to-one.
+    case related(object: String, relationship: String, objects: [String])
+    /// The relationship holds at least these objects (others may be there too).
+    case relatedIncludes(object: String, relationship: String, objects: [String])
+    /// Exactly one of `candidates` is live, and it has these values — for outcomes Core Data
+    /// leaves unspecified, such as which of two new conflicting objects survives a merge.
+    case exactlyOne(of: [String], values: [String: AttributeValue])
+}
