@@ -10,7 +10,9 @@
 /// - every relationship has its inverse; property names are unique across a whole
 ///   hierarchy, so nothing clashes with an inherited property;
 /// - a required to-one is paired with a Cascade on the other side (a Nullify would fail the
-///   save), and many-to-many relationships Nullify (a Cascade would delete shared objects).
+///   save), and many-to-many relationships Nullify (a Cascade would delete shared objects);
+/// - Deny appears only in some local hierarchies, and no Cascade ever leads into one, so no
+///   delete is refused half-way through a cascade.
 ///
 /// Work is linear in `entityCount`: each entity looks back only at its own module or at a
 /// bounded number of random earlier entities.
@@ -26,6 +28,8 @@ struct BlueprintPlanner {
     private var numbers: [String] = []
     private var hierarchyRoot: [Int] = []
     private var depth: [Int] = []
+    /// True for entities of a hierarchy that may use Deny, and which no Cascade may reach.
+    private var deniesDeletes: [Bool] = []
     /// Property names taken in each hierarchy, keyed by the root entity's index.
     private var namesTaken: [Int: Set<String>] = [:]
     private var nounUses: [String: Int] = [:]
@@ -89,6 +93,7 @@ struct BlueprintPlanner {
         numbers.append(number)
         hierarchyRoot.append(root)
         depth.append(entity.parent.map { depth[$0] + 1 } ?? 0)
+        deniesDeletes.append(entity.parent.map { deniesDeletes[$0] } ?? (!syncs && random.chance(20)))
 
         addAttributes(to: index)
         addRelationships(from: index, moduleStart: moduleStart)
@@ -269,7 +274,7 @@ struct BlueprintPlanner {
         case .oneToMany:
             shapeOneToMany(owner: &outgoing, member: &incoming, syncs: syncs)
         case .oneToOne:
-            if random.chance(30) { outgoing.deletionRule = .cascade }
+            if !deniesDeletes[destination] && random.chance(30) { outgoing.deletionRule = .cascade }
         case .manyToMany:
             break  // Nullify on both sides: a Cascade would delete objects others still share.
         }
@@ -281,13 +286,16 @@ struct BlueprintPlanner {
     /// Shapes a one-to-many pair: `owner` holds the to-many, `member` the to-one back.
     private mutating func shapeOneToMany(owner: inout RelationshipBlueprint, member: inout RelationshipBlueprint,
                                          syncs: Bool) {
+        // Each side's destination is the other side's entity.
+        let mayCascade = !deniesDeletes[owner.destination]
+        let mayDeny = deniesDeletes[member.destination]
         let roll = random.below(100)
-        owner.deletionRule = roll < 35 ? .cascade : (!syncs && roll >= 90) ? .deny : .nullify
+        owner.deletionRule = mayDeny && roll >= 60 ? .deny : mayCascade && roll < 35 ? .cascade : .nullify
         guard !syncs else { return }
         if random.chance(15) { owner.isOrdered = true }
         if random.chance(5) { owner.maxCount = 5 + random.below(20) }
         // A required to-one must not be nullified under it: delete the members with their owner.
-        if owner.deletionRule != .deny && random.chance(15) {
+        if mayCascade && owner.deletionRule != .deny && random.chance(15) {
             member.isOptional = false
             owner.deletionRule = .cascade
         }

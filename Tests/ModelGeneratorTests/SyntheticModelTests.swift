@@ -131,6 +131,21 @@ struct SyntheticModelTests {
         }
     }
 
+    @Test("no Cascade leads into an entity that Denies, so no delete fails half-way")
+    func noCascadeIntoDeny() throws {
+        let model = try Self.load(SyntheticModel(entityCount: 1_000, seed: 6))
+        let denying = Set(model.entities.filter { model.allRelationships(of: $0).contains { $0.deletionRule == .deny } }
+            .map(\.name))
+        #expect(!denying.isEmpty)
+        for entity in model.entities {
+            for relationship in entity.relationships where relationship.deletionRule == .cascade {
+                let destination = try #require(model.destination(of: relationship))
+                let reached = [destination] + model.allSubentities(of: destination)
+                #expect(reached.allSatisfy { !denying.contains($0.name) }, "\(entity.name).\(relationship.name)")
+            }
+        }
+    }
+
     @Test("no property repeats a name its entity declares or inherits")
     func uniquePropertyNames() throws {
         let model = try Self.load(SyntheticModel(entityCount: 500, seed: 12))
