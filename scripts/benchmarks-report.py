@@ -169,6 +169,7 @@ def main():
             "bytes": os.path.getsize(contents(size)),
             "load": nanoseconds(harness_value(figures, f"Load {size}", "Time(wallclock)")),
             "lint": nanoseconds(harness_value(figures, f"Lint {size}", "Time(wallclock)")),
+            "lint_best": nanoseconds(harness_value(figures, f"Lint {size}", "Time(wallclock)", 0.0)),
             "iterations": figures.get((f"Lint {size}", "Time(wallclock)"), {}).get("iterations"),
             "floor": floor,
             "process": process,
@@ -179,7 +180,6 @@ def main():
     largest = sizes[-1]
     largest_rss = peak_rss_bytes([args.momlint, "lint", bundle(largest)])
     harness_peak = harness_value(figures, f"Lint {largest}", "Memory(residentpeak)", 100.0)
-    harness_peak_delta = harness_value(figures, f"Lint {largest}", "MemoryΔ(residentpeak)", 100.0)
     mallocs = harness_value(figures, f"Lint {largest}", "Malloc(total)")
 
     out = []
@@ -212,14 +212,17 @@ def main():
                    f"{ratio(row['process'][0], row['floor'][0])} |")
 
     out += ["", "## Growth", "",
-            "Time for a model 10x larger, as a multiple of the smaller one's (target: at most 11x).", "",
-            "| from → to | load + all rules (in process) | `momlint lint` (process) | `xmllint --noout` |",
-            "| --- | ---: | ---: | ---: |"]
+            "Time for a model 10x larger, as a multiple of the smaller one's (target: at most 11x). "
+            "The file-size column is the yardstick: a linear tool grows like the file.", "",
+            "| from → to | file size | load (in process) | load + all rules (in process) | `momlint lint` (process) "
+            "| `xmllint --noout` |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |"]
     growth = []
     for smaller, larger in zip(rows, rows[1:]):
         in_process = divide(larger["lint"], smaller["lint"])
         growth.append((smaller["size"], larger["size"], in_process))
-        out.append(f"| {smaller['size']:,} → {larger['size']:,} | {times(in_process)} | "
+        out.append(f"| {smaller['size']:,} → {larger['size']:,} | {times(divide(larger['bytes'], smaller['bytes']))} "
+                   f"| {times(divide(larger['load'], smaller['load']))} | {times(in_process)} | "
                    f"{times(divide(larger['process'][0], smaller['process'][0]))} | "
                    f"{times(divide(larger['floor'][0], smaller['floor'][0]))} |")
 
@@ -231,8 +234,8 @@ def main():
 
     out += ["", f"## Memory ({largest:,} entities)", "",
             f"- `momlint lint` peak resident set (kernel's `ru_maxrss`): {mib(largest_rss)}",
-            f"- harness, load + all rules: peak resident {mib(harness_peak)}, of which {mib(harness_peak_delta)} "
-            f"above the harness's own baseline; {mallocs and f'{mallocs:,.0f}' or '–'} allocations (median per iteration)",
+            f"- harness, load + all rules: peak resident {mib(harness_peak)} (the whole benchmark process); "
+            f"{mallocs and f'{mallocs:,.0f}' or '–'} allocations per iteration (median)",
             ]
 
     conformance = [(name[len('Conformance '):], value) for (name, metric), value in sorted(figures.items())
@@ -246,13 +249,22 @@ def main():
     largest_row = rows[-1]
     floor_ratio = divide(largest_row["process"][0], largest_row["floor"][0])
     floor_ratio_in_process = divide(largest_row["lint"], largest_row["floor"][0])
-    worst_growth = max((g for _, _, g in growth if g is not None), default=None)
+    # On a shared machine the fastest run is the least disturbed one: show it beside the median.
+    floor_ratio_best = divide(largest_row["process"][1], largest_row["floor"][1])
+    growth_best = [divide(larger["lint_best"], smaller["lint_best"]) for smaller, larger in zip(rows, rows[1:])]
+    worst_growth_best = max((g for g in growth_best if g is not None), default=None)
+    worst = max((step for step in growth if step[2] is not None), key=lambda step: step[2], default=None)
+    worst_growth = worst[2] if worst else None
     out += ["", "## Targets", "",
+            "Verdicts use medians; the fastest runs (least disturbed by other work on the machine) are shown "
+            "beside them.", "",
             "| target | measured | |", "| --- | ---: | --- |",
             f"| lint of the {largest:,}-entity model within {TARGET_FLOOR_RATIO:g}x of `xmllint --noout` | "
-            f"{times(floor_ratio)} (process), {times(floor_ratio_in_process)} (in process) | "
+            f"{times(floor_ratio)} (process; fastest runs {times(floor_ratio_best)}), "
+            f"{times(floor_ratio_in_process)} (in process) | "
             f"{verdict(floor_ratio is not None and floor_ratio <= TARGET_FLOOR_RATIO)} |",
-            f"| 10x the model, at most {TARGET_GROWTH_RATIO:g}x the time (worst step, in process) | {times(worst_growth)} | "
+            f"| 10x the model, at most {TARGET_GROWTH_RATIO:g}x the time (worst step, in process) | {times(worst_growth)}"
+            f"{f' at {worst[0]:,} → {worst[1]:,}' if worst else ''}; fastest runs: {times(worst_growth_best)} | "
             f"{verdict(worst_growth is not None and worst_growth <= TARGET_GROWTH_RATIO)} |",
             f"| `momlint lint` on a small model under {TARGET_SMALL_LINT_MS:g} ms, start to exit | "
             f"{ms(small_synthetic[0])} (synthetic), {ms(small_real[0])} (`{os.path.basename(args.small_model)}`) | "

@@ -9,7 +9,7 @@ import Linting
 let benchmarks: @Sendable () -> Void = {
     let settings = BenchmarkSettings.fromEnvironment()
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .peakMemoryResidentDelta, .mallocCountTotal],
+        metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal],
         warmupIterations: settings.isSmoke ? 0 : 1
     )
 
