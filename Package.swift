@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Configuring", targets: ["Configuring"]),
         .plugin(name: "LintModels", targets: ["LintModels"]),
+        .library(name: "ModelGenerator", targets: ["ModelGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -71,12 +72,15 @@ let package = Package(
             name: "Configuring",
             dependencies: ["Linting", "DataModel", .product(name: "Yams", package: "Yams")]
         ),
+        // Synthetic, well-made models of any size for benchmarks and tests. Writes XML only:
+        // it shares no code with the loader, so loading its output is a real check of both.
+        .target(name: "ModelGenerator"),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
                 "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
-                "ModelExport", "ProcessAdapter", "Reporting", "Configuring",
+                "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "ModelGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,6 +92,7 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
         ),
+        .testTarget(name: "ModelGeneratorTests", dependencies: ["ModelGenerator", "DataModel", "Linting"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
         // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
         .testTarget(

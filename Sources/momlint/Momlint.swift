@@ -14,7 +14,10 @@ struct Momlint: AsyncParsableCommand {
             still linted and reported).
             """,
         version: version,
-        subcommands: [LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self, GraphCommand.self],
+        subcommands: [
+            LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self, GraphCommand.self,
+            GenerateModelCommand.self,
+        ],
         defaultSubcommand: LintCommand.self
     )
 

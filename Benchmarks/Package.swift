@@ -1,0 +1,29 @@
+// swift-tools-version:6.1
+// momlint's benchmarks: a separate package so the root `swift build` and `swift test` never
+// build the benchmark harness. Run through `scripts/benchmarks.sh`, or directly with
+// `swift package --package-path Benchmarks benchmark`.
+import PackageDescription
+
+let package = Package(
+    name: "momlint-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "momlint", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "MomlintBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DataModel", package: "momlint"),
+                .product(name: "Linting", package: "momlint"),
+                .product(name: "ModelGenerator", package: "momlint"),
+                .product(name: "Conformance", package: "momlint"),
+                .product(name: "ReferenceStore", package: "momlint"),
+            ],
+            path: "Benchmarks/MomlintBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Times momlint against its floor and writes the benchmark report (reports/benchmarks.md).
+
+Called by scripts/benchmarks.sh after the ordo-one harness has run: it reads the harness's
+Influx CSV export, times `xmllint --noout` (the parse-only floor) and `momlint lint` as
+processes on the same files (hyperfine when installed, else a timed loop), and writes the
+figures and the ratios against the targets of issue 8. Timings are reported, never asserted.
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TARGET_FLOOR_RATIO = 2.0      # lint of the 10,000-entity model within 2x of xmllint --noout
+TARGET_GROWTH_RATIO = 11.0    # 10x the model, at most 11x the time
+TARGET_SMALL_LINT_MS = 30.0   # momlint lint on a small model, start to exit
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--mode", choices=["full", "smoke"], required=True)
+    parser.add_argument("--momlint", required=True, help="the release momlint binary")
+    parser.add_argument("--models", required=True, help="folder holding SyntheticN.xcdatamodeld")
+    parser.add_argument("--sizes", required=True, help="entity counts, comma-separated")
+    parser.add_argument("--seed", required=True)
+    parser.add_argument("--influx", required=True, help="the harness's Influx CSV export")
+    parser.add_argument("--small-model", required=True, help="a small real model for start-to-exit")
+    parser.add_argument("--load-before", required=True, help="`uptime` before the run")
+    parser.add_argument("--output", required=True)
+    return parser.parse_args()
+
+
+# MARK: The harness's figures
+
+def read_harness(path):
+    """{(benchmark, metric): {percentile: raw value}}; raw values are ns, bytes or counts."""
+    figures = {}
+    with open(path, newline="", encoding="utf-8") as handle:
+        lines = [line for line in handle if not line.startswith("#")]
+    for row in csv.DictReader(lines):
+        key = (row["test"], row["metric"])
+        figures.setdefault(key, {})[float(row["percentile"])] = float(row["value"])
+        figures[key]["iterations"] = int(row["iterations"])
+    return figures
+
+
+def harness_value(figures, benchmark, metric, percentile=50.0):
+    return figures.get((benchmark, metric), {}).get(percentile)
+
+
+# MARK: Timing processes
+
+def time_command(command, runs, warmup):
+    """Median, min and max wall seconds of `command` start to exit."""
+    if shutil.which("hyperfine"):
+        with tempfile.NamedTemporaryFile(suffix=".json") as export:
+            subprocess.run(
+                ["hyperfine", "--shell=none", "--style", "none", "--warmup", str(warmup),
+                 "--runs", str(max(runs, 2)), "--export-json", export.name, "--",
+                 " ".join(shell_quote(part) for part in command)],
+                check=True, stdout=subprocess.DEVNULL)
+            result = json.load(open(export.name, encoding="utf-8"))["results"][0]
+            if any(code != 0 for code in result.get("exit_codes", [])):
+                raise SystemExit(f"error: {' '.join(command)} exited non-zero under hyperfine")
+            return result["median"], result["min"], result["max"], "hyperfine"
+    samples = []
+    for index in range(warmup + max(runs, 1)):
+        started = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if index >= warmup:
+            samples.append(time.perf_counter() - started)
+    return statistics.median(samples), min(samples), max(samples), "timed loop"
+
+
+def shell_quote(text):
+    # hyperfine --shell=none splits on whitespace and honours quotes.
+    return "'" + text.replace("'", "'\\''") + "'" if any(c in text for c in " '\"") else text
+
+
+def peak_rss_bytes(command):
+    """The largest resident set of one run of `command`, from the kernel's own accounting."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"error: {' '.join(command)} failed")
+    return usage.ru_maxrss * 1024  # kilobytes on Linux
+
+
+# MARK: Machine
+
+def machine_lines(load_before):
+    memory = "unknown"
+    try:
+        with open("/proc/meminfo", encoding="utf-8") as meminfo:
+            kilobytes = int(meminfo.readline().split()[1])
+            memory = f"{kilobytes / 1024 / 1024:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
+    xmllint = subprocess.run(["xmllint", "--version"], capture_output=True, text=True).stderr.splitlines()
+    load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    return [
+        f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
+        f"- cores (`nproc`): {os.cpu_count()} ({cpu})",
+        f"- memory: {memory}",
+        f"- Swift: {swift[0] if swift else 'unknown'}",
+        f"- xmllint: {xmllint[0] if xmllint else 'unknown'}",
+        f"- timing of processes: {'hyperfine ' + hyperfine_version() if shutil.which('hyperfine') else 'a timed loop (hyperfine not installed)'}",
+        f"- load before: `{load_before.strip()}`",
+        f"- load after: `{load_after}`",
+    ]
+
+
+def hyperfine_version():
+    return subprocess.run(["hyperfine", "--version"], capture_output=True, text=True).stdout.split()[-1]
+
+
+# MARK: Formatting
+
+def ms(seconds):
+    return "–" if seconds is None else f"{seconds * 1000:,.2f} ms"
+
+
+def mib(value):
+    return "–" if value is None else f"{value / 1024 / 1024:,.1f} MiB"
+
+
+def verdict(met):
+    return "met" if met else "**missed**"
+
+
+def main():
+    args = parse_args()
+    sizes = [int(size) for size in args.sizes.split(",")]
+    smoke = args.mode == "smoke"
+    figures = read_harness(args.influx)
+
+    def bundle(size):
+        return os.path.join(args.models, f"Synthetic{size}.xcdatamodeld")
+
+    def contents(size):
+        return os.path.join(bundle(size), f"Synthetic{size}.xcdatamodel", "contents")
+
+    rows = []
+    for size in sizes:
+        runs = 2 if smoke else (10 if size >= 10_000 else 30)
+        warmup = 0 if smoke else 1
+        floor = time_command(["xmllint", "--noout", contents(size)], runs, warmup)
+        process = time_command([args.momlint, "lint", bundle(size)], runs, warmup)
+        rows.append({
+            "size": size,
+            "bytes": os.path.getsize(contents(size)),
+            "load": nanoseconds(harness_value(figures, f"Load {size}", "Time(wallclock)")),
+            "lint": nanoseconds(harness_value(figures, f"Lint {size}", "Time(wallclock)")),
+            "lint_best": nanoseconds(harness_value(figures, f"Lint {size}", "Time(wallclock)", 0.0)),
+            "iterations": figures.get((f"Lint {size}", "Time(wallclock)"), {}).get("iterations"),
+            "floor": floor,
+            "process": process,
+        })
+    small_runs = 2 if smoke else 50
+    small_synthetic = time_command([args.momlint, "lint", bundle(sizes[0])], small_runs, 0 if smoke else 3)
+    small_real = time_command([args.momlint, "lint", args.small_model], small_runs, 0 if smoke else 3)
+    largest = sizes[-1]
+    largest_rss = peak_rss_bytes([args.momlint, "lint", bundle(largest)])
+    harness_peak = harness_value(figures, f"Lint {largest}", "Memory(residentpeak)", 100.0)
+    mallocs = harness_value(figures, f"Lint {largest}", "Malloc(total)")
+
+    out = []
+    title = "Benchmarks" if not smoke else "Benchmarks (smoke run: one iteration, tiny sizes; figures mean nothing)"
+    out += [f"# {title}", "",
+            "Written by `scripts/benchmarks.sh`; do not edit by hand. Regenerate with "
+            "`scripts/benchmarks.sh` on a quiet machine (`--smoke` for CI only proves the benchmarks build and run).",
+            "",
+            f"Synthetic models from `momlint generate-model --entities N --seed {args.seed}` (well-made, "
+            "every attribute type, relationships with inverses, inheritance, constraints, fetch indexes, "
+            "a CloudKit configuration). In-process figures are the ordo-one `benchmark` harness's medians "
+            "(`Benchmarks/`, release build); process figures are medians of whole runs, start to exit.",
+            "", "## Machine", ""]
+    out += machine_lines(args.load_before)
+    out += ["", "## Figures", "",
+            "| entities | `contents` size | load (in process) | load + all rules (in process) | harness iterations "
+            "| `xmllint --noout` (process) | `momlint lint` (process) |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row in rows:
+        out.append(f"| {row['size']:,} | {row['bytes'] / 1024:,.0f} KiB | {ms(row['load'])} | {ms(row['lint'])} "
+                   f"| {row['iterations'] or '–'} | {ms(row['floor'][0])} | {ms(row['process'][0])} |")
+
+    out += ["", "## Against the floor", "",
+            "momlint's time as a multiple of `xmllint --noout` on the same file. The in-process ratio "
+            "compares the harness's load + all rules with xmllint's whole run (which includes xmllint's "
+            "own start-up); the process ratio compares whole runs.", "",
+            "| entities | in process ÷ xmllint | `momlint lint` ÷ xmllint |", "| ---: | ---: | ---: |"]
+    for row in rows:
+        out.append(f"| {row['size']:,} | {ratio(row['lint'], row['floor'][0])} | "
+                   f"{ratio(row['process'][0], row['floor'][0])} |")
+
+    out += ["", "## Growth", "",
+            "Time for a model 10x larger, as a multiple of the smaller one's (target: at most 11x). "
+            "The file-size column is the yardstick: a linear tool grows like the file.", "",
+            "| from → to | file size | load (in process) | load + all rules (in process) | `momlint lint` (process) "
+            "| `xmllint --noout` |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    growth = []
+    for smaller, larger in zip(rows, rows[1:]):
+        in_process = divide(larger["lint"], smaller["lint"])
+        growth.append((smaller["size"], larger["size"], in_process))
+        out.append(f"| {smaller['size']:,} → {larger['size']:,} | {times(divide(larger['bytes'], smaller['bytes']))} "
+                   f"| {times(divide(larger['load'], smaller['load']))} | {times(in_process)} | "
+                   f"{times(divide(larger['process'][0], smaller['process'][0]))} | "
+                   f"{times(divide(larger['floor'][0], smaller['floor'][0]))} |")
+
+    out += ["", "## Start to exit on a small model", "",
+            "| model | `momlint lint`, median (min–max) |", "| --- | ---: |",
+            f"| `{os.path.basename(bundle(sizes[0]))}` ({sizes[0]} entities) | "
+            f"{ms(small_synthetic[0])} ({ms(small_synthetic[1])}–{ms(small_synthetic[2])}) |",
+            f"| `{args.small_model}` | {ms(small_real[0])} ({ms(small_real[1])}–{ms(small_real[2])}) |"]
+
+    out += ["", f"## Memory ({largest:,} entities)", "",
+            f"- `momlint lint` peak resident set (kernel's `ru_maxrss`): {mib(largest_rss)}",
+            f"- harness, load + all rules: peak resident {mib(harness_peak)} (the whole benchmark process); "
+            f"{mallocs and f'{mallocs:,.0f}' or '–'} allocations per iteration (median)",
+            ]
+
+    conformance = [(name[len('Conformance '):], value) for (name, metric), value in sorted(figures.items())
+                   if name.startswith("Conformance ") and metric == "Time(wallclock)"]
+    out += ["", "## Conformance suite, end to end", "",
+            "Every scenario loaded and run against a fresh store, per adapter (`ConformanceBenchmarks.adapters`).", "",
+            "| adapter | median | iterations |", "| --- | ---: | ---: |"]
+    for adapter, value in conformance:
+        out.append(f"| {adapter} | {ms(nanoseconds(value.get(50.0)))} | {value.get('iterations', '–')} |")
+
+    largest_row = rows[-1]
+    floor_ratio = divide(largest_row["process"][0], largest_row["floor"][0])
+    floor_ratio_in_process = divide(largest_row["lint"], largest_row["floor"][0])
+    # On a shared machine the fastest run is the least disturbed one: show it beside the median.
+    floor_ratio_best = divide(largest_row["process"][1], largest_row["floor"][1])
+    growth_best = [divide(larger["lint_best"], smaller["lint_best"]) for smaller, larger in zip(rows, rows[1:])]
+    worst_growth_best = max((g for g in growth_best if g is not None), default=None)
+    worst = max((step for step in growth if step[2] is not None), key=lambda step: step[2], default=None)
+    worst_growth = worst[2] if worst else None
+    out += ["", "## Targets", "",
+            "Verdicts use medians; the fastest runs (least disturbed by other work on the machine) are shown "
+            "beside them.", "",
+            "| target | measured | |", "| --- | ---: | --- |",
+            f"| lint of the {largest:,}-entity model within {TARGET_FLOOR_RATIO:g}x of `xmllint --noout` | "
+            f"{times(floor_ratio)} (process; fastest runs {times(floor_ratio_best)}), "
+            f"{times(floor_ratio_in_process)} (in process) | "
+            f"{verdict(floor_ratio is not None and floor_ratio <= TARGET_FLOOR_RATIO)} |",
+            f"| 10x the model, at most {TARGET_GROWTH_RATIO:g}x the time (worst step, in process) | {times(worst_growth)}"
+            f"{f' at {worst[0]:,} → {worst[1]:,}' if worst else ''}; fastest runs: {times(worst_growth_best)} | "
+            f"{verdict(worst_growth is not None and worst_growth <= TARGET_GROWTH_RATIO)} |",
+            f"| `momlint lint` on a small model under {TARGET_SMALL_LINT_MS:g} ms, start to exit | "
+            f"{ms(small_synthetic[0])} (synthetic), {ms(small_real[0])} (`{os.path.basename(args.small_model)}`) | "
+            f"{verdict(max(small_synthetic[0], small_real[0]) * 1000 < TARGET_SMALL_LINT_MS)} |",
+            f"| peak memory for the {largest:,}-entity model, reported | {mib(largest_rss)} | reported |",
+            ""]
+    with open(args.output, "w", encoding="utf-8") as report:
+        report.write("\n".join(out))
+    print(f"wrote {args.output}")
+
+
+def nanoseconds(value):
+    return None if value is None else value / 1e9
+
+
+def divide(numerator, denominator):
+    if numerator is None or not denominator:
+        return None
+    return numerator / denominator
+
+
+def ratio(numerator, denominator):
+    return times(divide(numerator, denominator))
+
+
+def times(value):
+    return "–" if value is None else f"{value:.2f}x"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs momlint's benchmarks and writes reports/benchmarks.md.
+#
+#   scripts/benchmarks.sh           full run (several minutes; run it on a quiet machine)
+#   scripts/benchmarks.sh --smoke   one iteration on tiny models: proves the benchmarks still
+#                                   build and run (CI); writes .build/benchmarks-smoke.md instead
+#
+# 1. builds momlint in release and generates the synthetic models (10 … 10,000 entities);
+# 2. runs the ordo-one harness in Benchmarks/ (load, load + all rules, conformance suite),
+#    which reads the same models;
+# 3. times the floor, `xmllint --noout`, and `momlint lint` as processes on the same files,
+#    and writes the figures and the ratios against the targets (scripts/benchmarks-report.py).
+# Timings are reported, never asserted: a slow machine must not fail CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=full
+case "${1:-}" in
+  "") ;;
+  --smoke) mode=smoke ;;
+  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+  *) echo "error: unknown option '$1'; use --smoke or nothing" >&2; exit 2 ;;
+esac
+
+log() { printf '\n== %s\n' "$*"; }
+
+seed=1
+if [[ $mode == smoke ]]; then
+  sizes=(10 100)
+  export MOMLINT_BENCHMARK_SMOKE=1
+  report=.build/benchmarks-smoke.md
+else
+  sizes=(10 100 1000 10000)
+  report=reports/benchmarks.md
+fi
+load_before=$(uptime)
+
+log "tools"
+missing=()
+command -v xmllint >/dev/null || missing+=(libxml2-utils)
+# hyperfine is optional: without it the report times processes with a loop.
+command -v hyperfine >/dev/null || { apt-cache show hyperfine >/dev/null 2>&1 && missing+=(hyperfine); } || true
+if ((${#missing[@]})); then
+  if [[ $(id -u) == 0 ]]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null || true
+  else
+    echo "note: not root; install ${missing[*]} to complete the run" >&2
+  fi
+fi
+command -v xmllint >/dev/null || { echo "error: xmllint is missing; install libxml2-utils" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/momlint-benchmarks.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export MOMLINT_BENCHMARK_MODELS="$work/models" MOMLINT_BENCHMARK_SEED=$seed
+
+if [[ $mode == smoke ]]; then
+  # CI has just built the debug binary; a release build would only slow the smoke run down.
+  log "momlint, debug build"
+  swift build --product momlint
+  momlint="$(swift build --show-bin-path)/momlint"
+else
+  log "momlint, release build"
+  swift build -c release --product momlint
+  momlint="$(swift build -c release --show-bin-path)/momlint"
+fi
+
+log "synthetic models: ${sizes[*]} entities, seed $seed"
+for size in "${sizes[@]}"; do
+  "$momlint" generate-model --entities "$size" --seed "$seed" --output "$MOMLINT_BENCHMARK_MODELS"
+done
+
+log "ordo-one benchmark harness (Benchmarks/)"
+mkdir -p "$work/results"
+swift package --package-path Benchmarks --allow-writing-to-directory "$work/results" \
+  benchmark --no-progress --format influx --path "$work/results"
+
+log "floor (xmllint --noout), momlint lint as a process, report"
+mkdir -p "$(dirname "$report")"
+python3 scripts/benchmarks-report.py --mode "$mode" --momlint "$momlint" \
+  --models "$MOMLINT_BENCHMARK_MODELS" --sizes "$(IFS=,; echo "${sizes[*]}")" --seed "$seed" \
+  --influx "$(ls "$work/results/"*.influx.csv)" --small-model Fixtures/Models/Notes.xcdatamodeld \
+  --load-before "$load_before" --output "$report"
+cat "$report"
