@@ -62,16 +62,6 @@ struct ContentsReader {
         "composite": ["attribute", "userInfo"],
     ]
 
-    enum ReadError: Error, CustomStringConvertible {
-        case notAModel(rootName: String)
-        var description: String {
-            switch self {
-            case .notAModel(let root):
-                "the root element is <\(root)>, not <model>: this is not a Core Data model's contents file"
-            }
-        }
-    }
-
     func read(_ bytes: [UInt8], version: ModelVersion, options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
         var stack: [OpenElement] = []
         var model: Model?
@@ -87,7 +77,13 @@ struct ContentsReader {
                     return
                 }
                 guard let parent = stack.last else {
-                    guard tag.name == "model" else { throw ReadError.notAModel(rootName: tag.name) }
+                    guard tag.name == "model" else {
+                        throw XMLParseFailure(
+                            kind: .rejectedByReader,
+                            message: "the root element is <\(tag.name)>, not <model>: "
+                                + "this is not a Core Data model's contents file",
+                            line: tag.line, column: tag.column)
+                    }
                     stack.append(OpenElement(tag, file: file, isUnknown: false))
                     return
                 }

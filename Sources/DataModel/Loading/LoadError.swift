@@ -7,6 +7,8 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
         case notAModel(String)
         /// Xcode 3's binary format: `elements` and `layout` files, no `contents`.
         case legacyBinaryFormat
+        /// A `contents` file that is a binary property list rather than XML.
+        case binaryPropertyList
         case emptyFile
         case tooLarge(bytes: Int, limit: Int)
         case unreadable(String)
@@ -44,6 +46,9 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .legacyBinaryFormat:
             "this model is in the binary format of Xcode 3 and earlier ('elements' and 'layout', no 'contents'); "
                 + "open it in a current Xcode and save it to convert it to XML"
+        case .binaryPropertyList:
+            "the file is a binary property list, not XML; open the model in a current Xcode and save it "
+                + "to write it as XML"
         case .emptyFile:
             "the file is empty; a model's contents file holds a <model> element"
         case .tooLarge(let bytes, let limit):

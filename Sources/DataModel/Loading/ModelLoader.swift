@@ -94,29 +94,39 @@ public struct ModelLoader: Sendable {
         }
     }
 
-    /// Bundles and stand-alone version folders under `folder`, in name order. Symbolic
-    /// links to folders are not followed, so a link cycle cannot trap the search.
+    /// Bundles and stand-alone version folders under `folder`, in path order (depth first,
+    /// names in version order). Symbolic links to folders are not followed, so a link cycle
+    /// cannot trap the search.
     private func searchFolder(_ folder: String) -> [Target] {
+        enum Pending {
+            case folder(String)
+            case model(Target)
+        }
         var found: [Target] = []
-        var pending = [folder]
+        var pending: [Pending] = [.folder(folder)]
         let fileManager = FileManager.default
-        while let current = pending.popLast() {
-            guard let names = try? fileManager.contentsOfDirectory(atPath: current) else { continue }
-            var subfolders: [String] = []
-            for name in names.sorted(by: Self.versionOrder) where !Self.skippedFolderNames.contains(name) {
-                let child = Self.join(current, name)
-                guard let type = try? fileManager.attributesOfItem(atPath: child)[.type] as? FileAttributeType,
-                      type == .typeDirectory else { continue }
-                if name.hasSuffix(".xcdatamodeld") {
-                    found.append(.bundle(child))
-                } else if name.hasSuffix(".xcdatamodel") {
-                    found.append(.versionFolder(child))
-                } else {
-                    subfolders.append(child)
+        while let next = pending.popLast() {
+            switch next {
+            case .model(let target):
+                found.append(target)
+            case .folder(let current):
+                guard let names = try? fileManager.contentsOfDirectory(atPath: current) else { continue }
+                var children: [Pending] = []
+                for name in names.sorted(by: Self.versionOrder) where !Self.skippedFolderNames.contains(name) {
+                    let child = Self.join(current, name)
+                    guard let type = try? fileManager.attributesOfItem(atPath: child)[.type] as? FileAttributeType,
+                          type == .typeDirectory else { continue }
+                    if name.hasSuffix(".xcdatamodeld") {
+                        children.append(.model(.bundle(child)))
+                    } else if name.hasSuffix(".xcdatamodel") {
+                        children.append(.model(.versionFolder(child)))
+                    } else {
+                        children.append(.folder(child))
+                    }
                 }
+                // A stack: push in reverse so the first name is handled first.
+                pending.append(contentsOf: children.reversed())
             }
-            // Depth first, in name order: push in reverse so the first name is searched first.
-            pending.append(contentsOf: subfolders.reversed())
         }
         return found
     }
@@ -280,7 +290,7 @@ public struct ModelLoader: Sendable {
             throw LoadError(path: path, reason: .emptyFile)
         }
         if bytes.starts(with: Array("bplist".utf8)) {
-            throw LoadError(path: path, reason: .legacyBinaryFormat)
+            throw LoadError(path: path, reason: .binaryPropertyList)
         }
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
             || (bytes.count > 1 && (bytes[0] == 0 || bytes[1] == 0)) {
@@ -307,7 +317,7 @@ public struct ModelLoader: Sendable {
 
     /// Orders names as a person reads version numbers: `Model 2` before `Model 10`,
     /// `Model` (no number) before `Model 2`.
-    static func versionOrder(_ lhs: String, _ rhs: String) -> Bool {
+    public static func versionOrder(_ lhs: String, _ rhs: String) -> Bool {
         let left = naturalChunks(lhs)
         let right = naturalChunks(rhs)
         for (a, b) in zip(left, right) where a != b {

@@ -54,7 +54,8 @@ enum XMLEventParser {
     }
 
     /// Parses `bytes` (the whole file) and calls `handle` for each event, in order.
-    /// A throw from `handle` stops the parse and surfaces as `.rejectedByReader`.
+    /// A throw from `handle` stops the parse: an `XMLParseFailure` surfaces as it is, any
+    /// other error as `.rejectedByReader` at the parser's position.
     static func parse(
         _ bytes: [UInt8], options: Options = Options(),
         handle: (Event) throws -> Void
@@ -194,6 +195,8 @@ private final class ParseSession {
         guard failure == nil else { return }
         do {
             try handle(event)
+        } catch let failure as XMLParseFailure {
+            fail(failure.kind, failure.message, line: failure.line, column: failure.column)
         } catch {
             let (line, column) = currentPosition()
             fail(.rejectedByReader, "\(error)", line: line, column: column)

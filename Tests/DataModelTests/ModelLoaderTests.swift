@@ -1,0 +1,129 @@
+import DataModel
+import Foundation
+import Testing
+
+/// Which files a path names, which version of a bundle is read, and how that is said.
+@Suite struct ModelLoaderTests {
+    let versioned = Fixtures.path("Fixtures/Models/Versioned")
+
+    @Test func declaredCurrentVersionIsRead() throws {
+        let bundle = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld")
+        let result = ModelLoader().load(paths: [bundle])
+        #expect(result.failures.isEmpty)
+        #expect(result.notes.isEmpty)
+        let model = try #require(result.models.first)
+        #expect(result.models.count == 1)
+        #expect(model.file == bundle + "/Notes 2.xcdatamodel/contents")
+        #expect(model.version.name == "Notes 2")
+        #expect(model.version.bundlePath == bundle)
+        #expect(model.version.bundleVersionNames == ["Notes", "Notes 2"])
+        #expect(model.version.selection == .declaredCurrent)
+    }
+
+    @Test func declaredOlderVersionWinsOverHigherNumbers() throws {
+        let model = try #require(ModelLoader().load(paths: [versioned + "/DeclaredOlderVersion.xcdatamodeld"]).models.first)
+        #expect(model.version.name == "Shop")
+        #expect(model.version.selection == .declaredCurrent)
+    }
+
+    @Test func singleVersionWithoutDeclarationIsUsedQuietly() throws {
+        let result = ModelLoader().load(paths: [versioned + "/SingleVersion.xcdatamodeld"])
+        #expect(result.notes.isEmpty)
+        #expect(result.models.first?.version.selection == .onlyVersion)
+    }
+
+    @Test func highestVersionNumberIsChosenAndSaid() throws {
+        let bundle = versioned + "/NoCurrentVersion.xcdatamodeld"
+        let result = ModelLoader().load(paths: [bundle])
+        let model = try #require(result.models.first)
+        // "Shop 10" is higher than "Shop 2": numbers compare as numbers.
+        #expect(model.version.name == "Shop 10")
+        #expect(model.version.bundleVersionNames == ["Shop", "Shop 2", "Shop 10"])
+        #expect(model.version.selection == .highestVersionNumber)
+        #expect(result.notes == [LoadNote(path: bundle,
+            message: "no .xccurrentversion; linting 'Shop 10', the highest of 3 versions")])
+    }
+
+    @Test func missingDeclaredVersionIsRecordedNotFatal() throws {
+        let bundle = versioned + "/MissingCurrentVersion.xcdatamodeld"
+        let result = ModelLoader().load(paths: [bundle])
+        #expect(result.failures.isEmpty)
+        let model = try #require(result.models.first)
+        #expect(model.version.name == "Shop 2")
+        let declaredAt = SourceLocation(file: bundle + "/.xccurrentversion", line: 6, column: 2)
+        #expect(model.version.selection == .declaredCurrentMissing(missingName: "Shop 3.xcdatamodel",
+                                                                  declaredAt: declaredAt))
+        #expect(result.notes.count == 1)
+    }
+
+    @Test func allVersionsLoadsEveryVersionInOrder() throws {
+        let result = ModelLoader(loadsAllVersions: true).load(paths: [versioned + "/NoCurrentVersion.xcdatamodeld"])
+        #expect(result.models.map(\.version.name) == ["Shop", "Shop 2", "Shop 10"])
+        #expect(result.models.map(\.version.isCurrent) == [false, false, true])
+    }
+
+    @Test func contentsFileAndVersionFolderKnowTheirBundle() throws {
+        let folder = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld/Notes.xcdatamodel")
+        let viaFolder = try #require(ModelLoader().load(paths: [folder]).models.first)
+        #expect(viaFolder.version.name == "Notes")
+        #expect(viaFolder.version.selection == .namedDirectly)
+        let viaContents = try #require(ModelLoader().load(paths: [folder + "/contents"]).models.first)
+        #expect(viaContents.version == viaFolder.version)
+    }
+
+    @Test func eachContentsFileIsLoadedOnce() {
+        // What a pre-commit hook passes: the same file under several names.
+        let bundle = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld")
+        let result = ModelLoader().load(paths: [
+            bundle, bundle + "/Notes 2.xcdatamodel/contents", bundle + "/Notes 2.xcdatamodel",
+            bundle + "/.xccurrentversion",
+        ])
+        #expect(result.models.count == 1)
+        #expect(result.failures.isEmpty)
+    }
+
+    @Test func folderSearchFindsBundlesAndSkipsBuildFolders() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let model = Fixtures.contents("<entity name=\"A\"/>")
+        try Fixtures.write(model, to: root.appendingPathComponent("App/Model.xcdatamodeld/Model.xcdatamodel/contents"))
+        try Fixtures.write(model, to: root.appendingPathComponent("Loose.xcdatamodel/contents"))
+        for skipped in [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules"] {
+            try Fixtures.write(model, to: root.appendingPathComponent("\(skipped)/X.xcdatamodeld/X.xcdatamodel/contents"))
+        }
+        let result = ModelLoader().load(paths: [root.path])
+        #expect(result.failures.isEmpty)
+        #expect(result.models.map(\.file) == [
+            root.path + "/App/Model.xcdatamodeld/Model.xcdatamodel/contents",
+            root.path + "/Loose.xcdatamodel/contents",
+        ])
+    }
+
+    @Test func folderSearchDoesNotFollowLinkCycles() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Fixtures.write(Fixtures.contents("<entity name=\"A\"/>"),
+                           to: root.appendingPathComponent("M.xcdatamodeld/M.xcdatamodel/contents"))
+        try FileManager.default.createSymbolicLink(atPath: root.path + "/loop", withDestinationPath: root.path)
+        let result = ModelLoader().load(paths: [root.path])
+        #expect(result.models.count == 1)
+    }
+
+    @Test func oneBadInputDoesNotStopTheOthers() {
+        let result = ModelLoader().load(paths: [
+            Fixtures.path("Fixtures/Models/BadInput/Malformed.xcdatamodel"),
+            Fixtures.path("Fixtures/Models/Notes.xcdatamodeld"),
+            Fixtures.path("does/not/exist"),
+        ])
+        #expect(result.models.count == 1)
+        #expect(result.failures.count == 2)
+        #expect(result.outcomes.count == 3)
+        if case .model = result.outcomes[1] {} else { Issue.record("the good input keeps its place") }
+    }
+
+    @Test func versionOrderReadsNumbersAsNumbers() {
+        let names = ["Model 10", "Model", "Model 2", "Model 1.10", "Model 1.9", "Model v3"]
+        #expect(names.sorted(by: ModelLoader.versionOrder)
+            == ["Model", "Model 1.9", "Model 1.10", "Model 2", "Model 10", "Model v3"])
+    }
+}
