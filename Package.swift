@@ -10,10 +10,12 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
@@ -33,6 +35,12 @@ let package = Package(
             name: "Conformance",
             dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
         ),
+        // A Core Data–shaped SQLite store (Z_PK/Z_ENT/Z_OPT tables) implementing the store
+        // adapter contract; usable on its own as a library. Knows nothing of the linter.
+        .target(
+            name: "SQLiteStore",
+            dependencies: ["Conformance", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
@@ -44,5 +52,6 @@ let package = Package(
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Conformance", "DataModel"]),
     ]
 )
