@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
@@ -39,7 +40,11 @@ let package = Package(
         // adapter contract; usable on its own as a library. Knows nothing of the linter.
         .target(
             name: "SQLiteStore",
-            dependencies: ["Conformance", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Conformance", "DataModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
         ),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
@@ -52,6 +57,9 @@ let package = Package(
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "Conformance", "DataModel"]),
+        .testTarget(
+            name: "SQLiteStoreTests",
+            dependencies: ["SQLiteStore", "Conformance", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ]
 )

@@ -134,6 +134,8 @@ public final class SQLiteObjectStore {
     /// codes) when validation, a Deny rule or a constraint refuses the save: nothing is written
     /// and the changes stay pending.
     public func save(mergePolicy: MergePolicy = .error) throws {
+        // Like a context without changes, a save with nothing pending touches nothing.
+        guard context.hasChanges else { return }
         var working = context
         let refusal: ValidationFailure? = try inDatabase { db in
             var refusal: ValidationFailure?

@@ -1,4 +1,5 @@
 import GRDB
+import OrderedCollections
 
 /// Relationship changes with inverse maintenance (contract §4.1).
 ///
@@ -14,7 +15,7 @@ extension ObjectContext {
         case .toOne(let index):
             return (try state(id, db)?.toOnes[index]).flatMap { $0.map { [$0] } } ?? []
         case .toMany(let index):
-            return try members(of: id, index, db)
+            return try members(of: id, index, db).elements
         case .attribute:
             return []
         }
@@ -23,13 +24,13 @@ extension ObjectContext {
     /// A to-many's current members, loaded from the file on first use. Loading reads the
     /// members' whole rows and registers them, so that propagation over a large to-many costs
     /// one query rather than one per member.
-    mutating func members(of id: ObjectID, _ index: Int, _ db: Database) throws -> [ObjectID] {
+    mutating func members(of id: ObjectID, _ index: Int, _ db: Database) throws -> OrderedSet<ObjectID> {
         guard let state = try state(id, db) else { return [] }
         if let loaded = state.toManys[index] { return loaded.current }
         let relationship = schema.entities[state.entity].toManys[index]
         let destinationTable = schema.entities[relationship.destination].tableIndex
         let table = schema.tables[destinationTable]
-        var loaded: [ObjectID] = []
+        var loaded: OrderedSet<ObjectID> = []
         switch relationship.storage {
         case .inverseColumn(let column, let orderColumn):
             var sql = "SELECT \(rowColumns(table)) FROM \(table.name.quoted) WHERE \(table.columns[column].name.quoted) = ?"

@@ -1,5 +1,6 @@
 import Conformance
 import GRDB
+import OrderedCollections
 
 /// One object as the context holds it: the values a query sees (saved values overlaid with
 /// pending changes) and what the next save must do with it.
@@ -22,10 +23,12 @@ struct ObjectState: Sendable {
     var isLive: Bool { !isDeleted }
 }
 
-/// A to-many's members as last saved and as they are now.
+/// A to-many's members as last saved and as they are now. Ordered sets: membership tests are
+/// constant time (a to-many of 100,000 members is built by 100,000 links), and the order is
+/// kept for ordered relationships.
 struct ToManyState: Sendable {
-    var saved: [ObjectID]
-    var current: [ObjectID]
+    var saved: OrderedSet<ObjectID>
+    var current: OrderedSet<ObjectID>
 }
 
 /// The pending state of an open store: a managed object context in miniature.

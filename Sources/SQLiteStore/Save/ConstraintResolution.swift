@@ -33,7 +33,8 @@ struct ConstraintResolution {
                 return ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge)
             }
             let members = (conflict.stored.map { [$0] } ?? []) + conflict.pending
-            guard Set(members.map { context.objects[$0]!.entity }).count == 1 else {
+            let entities = try members.map { try context.liveState($0, db).entity }
+            guard Set(entities).count == 1 else {
                 return ValidationFailure(code: CoreDataErrorCode.managedObjectMerge)
             }
             if let stored = conflict.stored {
@@ -127,7 +128,6 @@ struct ConstraintResolution {
     /// Database-level: `stored` is a saved row, `pending` the objects of this save matching it.
     private func resolveAgainstStore(_ stored: ObjectID, _ pending: [ObjectID], _ context: inout ObjectContext,
                                      _ db: Database) throws {
-        _ = try context.liveState(stored, db)
         switch policy {
         case .error:
             return
