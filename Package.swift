@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
     ],
     dependencies: [
@@ -36,6 +37,9 @@ let package = Package(
             name: "Conformance",
             dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
         ),
+        // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
+        // scenarios define them.
+        .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance"]),
         // A Core Data–shaped SQLite store (Z_PK/Z_ENT/Z_OPT tables) implementing the store
         // adapter contract; usable on its own as a library. Knows nothing of the linter.
         .target(
@@ -50,13 +54,14 @@ let package = Package(
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting",
+                "DataModel", "Linting", "Conformance", "ReferenceStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ReferenceStore", "DataModel"]),
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: ["SQLiteStore", "Conformance", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]

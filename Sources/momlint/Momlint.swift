@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Momlint: ParsableCommand {
+struct Momlint: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -13,7 +13,7 @@ struct Momlint: ParsableCommand {
             still linted and reported).
             """,
         version: version,
-        subcommands: [LintCommand.self],
+        subcommands: [LintCommand.self, ConformanceCommand.self],
         defaultSubcommand: LintCommand.self
     )
 }

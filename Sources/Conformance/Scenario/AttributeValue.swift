@@ -23,6 +23,7 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
     /// Why a written value does not fit the attribute it is given to.
     public struct CoercionError: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The value read as the model's `type`, or an error saying why it cannot be.

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+
+/// Runs scenarios against an adapter, each on a thread of its own with a time limit, so a store
+/// that hangs, crashes its shim or throws fails that scenario only and the run goes on
+/// (contract §8).
+public struct ConformanceRunner: Sendable {
+    /// The most one scenario may take. A scenario still running then fails, and its thread is
+    /// abandoned (a thread blocked inside a store cannot be stopped from outside; the process
+    /// adapter ends its child process itself).
+    public var timeLimit: Duration
+
+    public init(timeLimit: Duration = .seconds(10)) {
+        self.timeLimit = timeLimit
+    }
+
+    /// Runs every scenario, one after another, in the order given.
+    public func run(_ scenarios: [Scenario], adapter: any StoreAdapter) async -> [ScenarioResult] {
+        var results: [ScenarioResult] = []
+        results.reserveCapacity(scenarios.count)
+        for scenario in scenarios {
+            results.append(await run(scenario, adapter: adapter))
+        }
+        return results
+    }
+
+    /// Runs one scenario: skipped when the adapter lacks a feature it needs.
+    public func run(_ scenario: Scenario, adapter: any StoreAdapter) async -> ScenarioResult {
+        let missing = scenario.features.intersection(adapter.unsupportedFeatures).sorted()
+        guard missing.isEmpty else {
+            return ScenarioResult(scenarioID: scenario.id, adapterName: adapter.name,
+                                  verdict: .skip(missingFeatures: missing), file: scenario.file, seconds: 0)
+        }
+        let started = ContinuousClock.now
+        let verdict = await runOnOwnThread(ScenarioExecution(scenario: scenario, adapter: adapter))
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return ScenarioResult(scenarioID: scenario.id, adapterName: adapter.name, verdict: verdict,
+                              file: scenario.file, seconds: seconds)
+    }
+
+    /// A dedicated thread rather than a task: a store that blocks (a spin, a read that never
+    /// returns) would otherwise hold one of the few threads Swift concurrency shares.
+    private func runOnOwnThread(_ execution: ScenarioExecution) async -> ScenarioResult.Verdict {
+        let limit = timeLimit
+        return await withCheckedContinuation { continuation in
+            let verdict = FirstVerdict(continuation)
+            let thread = Thread {
+                verdict.resolve(execution.run())
+            }
+            // Deep cascades are iterative, but an adapter's own code may recurse; give it room.
+            thread.stackSize = 16 << 20
+            thread.start()
+            let components = limit.components
+            let nanoseconds = components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+                verdict.resolve(.fail(message: "the scenario did not finish within its time limit of \(limit); "
+                    + "the store was abandoned", line: nil))
+            }
+        }
+    }
+}
+
+/// Resumes a continuation with whichever verdict comes first, the scenario's or the timer's.
+private final class FirstVerdict: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var continuation: CheckedContinuation<ScenarioResult.Verdict, Never>?
+    private let lock = NSLock()
+
+    init(_ continuation: CheckedContinuation<ScenarioResult.Verdict, Never>) {
+        self.continuation = continuation
+    }
+
+    func resolve(_ verdict: ScenarioResult.Verdict) {
+        lock.lock()
+        let pending = continuation
+        continuation = nil
+        lock.unlock()
+        pending?.resume(returning: verdict)
+    }
+}

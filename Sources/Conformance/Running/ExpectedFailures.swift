@@ -1,0 +1,66 @@
+import Foundation
+
+/// The scenarios an implementation knowingly fails, like test262's skip lists: one scenario id
+/// or glob (`*`, `?`, `[...]`) per line; `#` starts a comment; blank lines are ignored.
+///
+/// A listed scenario that fails is an expected failure; one that passes is an unexpected pass,
+/// which fails the run so the list shrinks as the implementation improves.
+public struct ExpectedFailures: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
+        public var pattern: String
+        public var line: Int
+    }
+
+    public var entries: [Entry]
+    /// The file the list came from, for messages.
+    public var file: String
+
+    public init(entries: [Entry] = [], file: String = "") {
+        self.entries = entries
+        self.file = file
+    }
+
+    public static let none = ExpectedFailures()
+
+    /// Reads a list from `file`.
+    public init(contentsOf file: String) throws(ScenarioLoadError) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ScenarioLoadError(file: file, message: "cannot read the expected-failures file: \(error.localizedDescription)")
+        }
+        try self.init(parsing: text, file: file)
+    }
+
+    /// Parses a list; an entry with characters no scenario id can hold is an error.
+    public init(parsing text: String, file: String) throws(ScenarioLoadError) {
+        var entries: [Entry] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let content = rawLine.prefix { $0 != "#" }.trimmingCharacters(in: .whitespaces)
+            guard !content.isEmpty else { continue }
+            guard content.allSatisfy({ $0.isLetter || $0.isNumber || "-._*?[]!".contains($0) }) else {
+                throw ScenarioLoadError(file: file, line: index + 1, column: 1, message:
+                    "'\(content)' is not a scenario id or glob; write one per line, comments after '#'")
+            }
+            entries.append(Entry(pattern: content, line: index + 1))
+        }
+        self.entries = entries
+        self.file = file
+    }
+
+    /// True when `scenarioID` is listed.
+    public func contains(_ scenarioID: String) -> Bool {
+        entries.contains { Self.glob($0.pattern, matches: scenarioID) }
+    }
+
+    /// Entries that match none of `scenarioIDs`: stale lines worth deleting.
+    public func unmatchedEntries(among scenarioIDs: [String]) -> [Entry] {
+        entries.filter { entry in !scenarioIDs.contains { Self.glob(entry.pattern, matches: $0) } }
+    }
+
+    /// Shell-style matching, as `fnmatch(3)` does it.
+    public static func glob(_ pattern: String, matches text: String) -> Bool {
+        fnmatch(pattern, text, 0) == 0
+    }
+}

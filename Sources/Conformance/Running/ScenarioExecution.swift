@@ -1,0 +1,182 @@
+/// Runs one scenario's steps against one open store, in order, stopping at the first step that
+/// does not do what the scenario says. Synchronous: the runner gives it a thread of its own.
+struct ScenarioExecution {
+    let scenario: Scenario
+    let adapter: any StoreAdapter
+
+    /// The verdict: pass, or the first failure with its step's line.
+    func run() -> ScenarioResult.Verdict {
+        let store: any ConformanceStore
+        do {
+            store = try adapter.openStore(StoreSetup(model: scenario.model, modelPath: scenario.modelPath,
+                                                     scenarioID: scenario.id))
+        } catch {
+            return .fail(message: "the adapter could not open a store: \(error)", line: nil)
+        }
+        defer { store.close() }
+        for step in scenario.steps {
+            do {
+                try perform(step, on: store)
+            } catch let failure as StepFailure {
+                return .fail(message: "\(step): \(failure.message)", line: step.line)
+            } catch {
+                return .fail(message: "\(step): the store threw: \(error)", line: step.line)
+            }
+        }
+        return .pass
+    }
+
+    private func perform(_ step: Step, on store: any ConformanceStore) throws {
+        switch step.action {
+        case .insert(let entity, let object, let values):
+            try expectDone(store, .insert(entity: entity, object: object, values: values))
+        case .set(let object, let values):
+            for (attribute, value) in values.sorted(by: { $0.key < $1.key }) {
+                try expectDone(store, .set(object: object, attribute: attribute, value: value))
+            }
+        case .link(let object, let relationship, let destinations):
+            for destination in destinations {
+                try expectDone(store, .link(object: object, relationship: relationship, destination: destination))
+            }
+        case .unlink(let object, let relationship, let destinations):
+            for destination in destinations {
+                try expectDone(store, .unlink(object: object, relationship: relationship, destination: destination))
+            }
+        case .delete(let objects):
+            for object in objects { try expectDone(store, .delete(object: object)) }
+        case .save(let policy, let outcome):
+            try save(store, policy: policy, expecting: outcome)
+        case .reset:
+            try expectDone(store, .reset)
+        case .reopen:
+            try expectDone(store, .reopen)
+        case .expect(let expectations):
+            for expectation in expectations { try check(expectation, on: store) }
+        }
+    }
+
+    private func expectDone(_ store: any ConformanceStore, _ request: StoreRequest) throws {
+        let response = try store.perform(request)
+        guard response == .done else { throw unexpected(response, to: request) }
+    }
+
+    private func save(_ store: any ConformanceStore, policy: MergePolicy, expecting outcome: SaveOutcome) throws {
+        let request = StoreRequest.save(policy: policy)
+        let response = try store.perform(request)
+        switch (outcome, response) {
+        case (.succeeds, .saved):
+            return
+        case (.succeeds, .saveFailed(let failure)):
+            throw StepFailure(message: "expected the save to succeed, but it failed with \(failure)")
+        case (.fails(let expected), .saved):
+            throw StepFailure(message: "expected the save to fail with \(expected), but it succeeded")
+        case (.fails(let expected), .saveFailed(let failure)):
+            guard expected.matches(failure) else {
+                throw StepFailure(message: "expected the save to fail with \(expected), but it failed with \(failure)")
+            }
+        default:
+            throw unexpected(response, to: request)
+        }
+    }
+
+    // MARK: Expectations
+
+    private func check(_ expectation: Expectation, on store: any ConformanceStore) throws {
+        switch expectation {
+        case .exists(let objects):
+            for object in objects where try !exists(object, in: store) {
+                throw StepFailure(message: "expected '\(object)' to exist, but it is gone")
+            }
+        case .gone(let objects):
+            for object in objects where try exists(object, in: store) {
+                throw StepFailure(message: "expected '\(object)' to be gone, but it exists")
+            }
+        case .count(let entity, let expected):
+            let request = StoreRequest.count(entity: entity)
+            let response = try store.perform(request)
+            guard case .count(let actual) = response else { throw unexpected(response, to: request) }
+            guard actual == expected else {
+                throw StepFailure(message: "expected \(expected) '\(entity)' object(s), found \(actual)")
+            }
+        case .values(let object, let values):
+            try checkValues(values, of: object, on: store)
+        case .related(let object, let relationshipName, let expected):
+            let actual = try related(object, relationshipName, in: store)
+            let ordered = scenario.model.entity(named: entityName(of: object) ?? "")
+                .flatMap { scenario.model.property(named: relationshipName, in: $0)?.asRelationship?.isOrdered } ?? false
+            let same = ordered ? actual == expected : actual.sorted() == expected.sorted()
+            guard same else {
+                throw StepFailure(message: "expected '\(object).\(relationshipName)' to hold \(Self.list(expected))"
+                    + (ordered ? " in this order" : "") + ", but it holds \(Self.list(actual))")
+            }
+        case .relatedIncludes(let object, let relationshipName, let expected):
+            let actual = try related(object, relationshipName, in: store)
+            let missing = expected.filter { !actual.contains($0) }
+            guard missing.isEmpty else {
+                throw StepFailure(message: "expected '\(object).\(relationshipName)' to include \(Self.list(missing)), "
+                    + "but it holds \(Self.list(actual))")
+            }
+        case .exactlyOne(let candidates, let values):
+            var live: [String] = []
+            for candidate in candidates where try exists(candidate, in: store) { live.append(candidate) }
+            guard live.count == 1 else {
+                throw StepFailure(message: "expected exactly one of \(Self.list(candidates)) to exist, "
+                    + "but \(live.isEmpty ? "none does" : Self.list(live) + " do")")
+            }
+            try checkValues(values, of: live[0], on: store)
+        }
+    }
+
+    private func checkValues(_ values: [String: AttributeValue], of object: String, on store: any ConformanceStore) throws {
+        for (attribute, expected) in values.sorted(by: { $0.key < $1.key }) {
+            let request = StoreRequest.value(object: object, attribute: attribute)
+            let response = try store.perform(request)
+            guard case .value(let actual) = response else { throw unexpected(response, to: request) }
+            guard Self.same(actual, expected) else {
+                throw StepFailure(message: "expected '\(object).\(attribute)' to be \(expected), but it is \(actual)")
+            }
+        }
+    }
+
+    /// Values compare equal after normalisation: a store that answers an integer attribute
+    /// with a double, or a UUID as a plain string, still matches.
+    static func same(_ actual: AttributeValue, _ expected: AttributeValue) -> Bool {
+        if actual == expected { return true }
+        switch (actual, expected) {
+        case (.double(let a), .integer(let e)): return a == Double(e)
+        case (.integer(let a), .double(let e)): return Double(a) == e
+        case (.string(let a), .uuid(let e)): return a.uppercased() == e
+        default: return false
+        }
+    }
+
+    private func exists(_ object: String, in store: any ConformanceStore) throws -> Bool {
+        let request = StoreRequest.exists(object: object)
+        let response = try store.perform(request)
+        guard case .exists(let answer) = response else { throw unexpected(response, to: request) }
+        return answer
+    }
+
+    private func related(_ object: String, _ relationship: String, in store: any ConformanceStore) throws -> [String] {
+        let request = StoreRequest.related(object: object, relationship: relationship)
+        let response = try store.perform(request)
+        guard case .objects(let names) = response else { throw unexpected(response, to: request) }
+        return names
+    }
+
+    /// The entity the scenario inserted `object` as (the scenario knows; the store is not asked).
+    private func entityName(of object: String) -> String? {
+        for step in scenario.steps {
+            if case .insert(let entity, object, _) = step.action { return entity }
+        }
+        return nil
+    }
+
+    private func unexpected(_ response: StoreResponse, to request: StoreRequest) -> StepFailure {
+        StepFailure(message: "the store answered \(response) to \(request)")
+    }
+
+    private static func list(_ names: [String]) -> String {
+        names.isEmpty ? "nothing" : names.map { "'\($0)'" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,254 @@
+import Conformance
+import DataModel
+
+/// The working state of a reference store: the saved graph plus pending changes, like an
+/// `NSManagedObjectContext` over its persistent store.
+///
+/// A value type, so a save can be tried on a copy and committed only if it succeeds: a failing
+/// save changes nothing (contract §4.3).
+struct ObjectContext {
+    let schema: StoreSchema
+    /// The data as of the last successful save.
+    private(set) var saved = ObjectGraph()
+    /// The current objects, pending-deleted ones included until the save removes them.
+    private(set) var graph = ObjectGraph()
+    private(set) var inserted: Set<ObjectID> = []
+    private(set) var deleted: Set<ObjectID> = []
+    /// Objects whose attributes or relationships changed since the last save (inserted ones
+    /// included): the ones a save validates.
+    private(set) var changed: Set<ObjectID> = []
+
+    init(schema: StoreSchema) {
+        self.schema = schema
+    }
+
+    // MARK: Reading
+
+    /// True for an object that is inserted or saved and not deleted.
+    func isLive(_ id: ObjectID) -> Bool {
+        graph.contains(id) && !deleted.contains(id)
+    }
+
+    func record(_ id: ObjectID) -> ObjectRecord? { graph[id] }
+
+    var hasChanges: Bool { !inserted.isEmpty || !deleted.isEmpty || !changed.isEmpty }
+
+    /// Live objects of `entity` or of its sub-entities.
+    func liveCount(ofKind entity: Int) -> Int {
+        graph.ids.reduce(0) { total, id in
+            total + (isLive(id) && schema.entity(graph[id]!.entity, isKindOf: entity) ? 1 : 0)
+        }
+    }
+
+    // MARK: Changes
+
+    /// Inserts an object; attributes not given take their model defaults.
+    mutating func insert(entity: Int, name: String, as id: ObjectID,
+                         values: [(slot: Int, value: AttributeValue)]) throws(StoreAdapterError) {
+        let info = schema.entities[entity]
+        guard !info.isAbstract else {
+            throw StoreAdapterError(.invalidRequest, "'\(info.name)' is abstract and cannot be inserted")
+        }
+        var record = ObjectRecord(entity: entity, name: name, attributes: info.attributes.map(\.defaultValue),
+                                  relationships: Array(repeating: [], count: info.relationships.count))
+        for (slot, value) in values { record.attributes[slot] = value }
+        graph.add(record, as: id)
+        inserted.insert(id)
+        changed.insert(id)
+    }
+
+    mutating func set(_ id: ObjectID, slot: Int, to value: AttributeValue) {
+        graph.modify(id) { $0.attributes[slot] = value }
+        changed.insert(id)
+    }
+
+    /// Adds `destination` to a relationship and maintains the inverse (contract §4.1).
+    mutating func link(_ id: ObjectID, slot: Int, to destination: ObjectID) throws(StoreAdapterError) {
+        let relationship = schema.entities[graph[id]!.entity].relationships[slot]
+        let destinationEntity = graph[destination]!.entity
+        guard schema.entity(destinationEntity, isKindOf: relationship.destination) else {
+            throw StoreAdapterError(.invalidRequest,
+                "'\(relationship.name)' holds '\(schema.entities[relationship.destination].name)' objects, "
+                    + "not '\(schema.entities[destinationEntity].name)'")
+        }
+        guard !graph[id]!.relationships[slot].contains(destination) else { return }
+        if !relationship.isToMany, let previous = graph[id]!.relationships[slot].first {
+            try unlink(id, slot: slot, from: previous)
+        }
+        addMember(destination, to: id, slot: slot)
+        if let inverseSlot = relationship.inverseSlot {
+            let inverse = schema.entities[destinationEntity].relationships[inverseSlot]
+            // A to-one inverse can point at one object only: the destination leaves its old partner.
+            if !inverse.isToMany, let previous = graph[destination]!.relationships[inverseSlot].first, previous != id {
+                removeMember(destination, from: previous, slot: slot)
+            }
+            if !inverse.isToMany {
+                graph.modify(destination) { $0.relationships[inverseSlot] = [] }
+            }
+            addMember(id, to: destination, slot: inverseSlot)
+        }
+    }
+
+    /// Removes `destination` from a relationship and maintains the inverse.
+    mutating func unlink(_ id: ObjectID, slot: Int, from destination: ObjectID) throws(StoreAdapterError) {
+        guard graph[id]!.relationships[slot].contains(destination) else { return }
+        removeMember(destination, from: id, slot: slot)
+        let relationship = schema.entities[graph[id]!.entity].relationships[slot]
+        if let inverseSlot = relationship.inverseSlot, graph.contains(destination) {
+            removeMember(id, from: destination, slot: inverseSlot)
+        }
+    }
+
+    private mutating func addMember(_ member: ObjectID, to owner: ObjectID, slot: Int) {
+        let added = graph.modify(owner) { record -> Bool in
+            guard !record.relationships[slot].contains(member) else { return false }
+            record.relationships[slot].append(member)
+            return true
+        }
+        if added { changed.insert(owner) }
+    }
+
+    private mutating func removeMember(_ member: ObjectID, from owner: ObjectID, slot: Int) {
+        guard graph.contains(owner) else { return }
+        let removed = graph.modify(owner) { record -> Bool in
+            guard let index = record.relationships[slot].firstIndex(of: member) else { return false }
+            // `remove(at:)` keeps the order of the rest, as an ordered relationship requires.
+            record.relationships[slot].remove(at: index)
+            return true
+        }
+        if removed { changed.insert(owner) }
+    }
+
+    // MARK: Delete and propagation
+
+    /// Marks `id` deleted and applies delete rules until nothing new is deleted (contract §4.2).
+    ///
+    /// Propagation uses a work list, not recursion, so a cascade of any length runs in constant
+    /// stack space; an object is queued only when it is first marked, so cycles and fan-in
+    /// delete each object once.
+    mutating func delete(_ id: ObjectID) {
+        guard isLive(id) else { return }
+        var pending = [id]
+        deleted.insert(id)
+        while let next = pending.popLast() {
+            let entity = schema.entities[graph[next]!.entity]
+            for (slot, relationship) in entity.relationships.enumerated() {
+                switch relationship.deleteRule {
+                case .nullify, .cascade, .unknown:
+                    break
+                case .deny, .noAction:
+                    // Deny is checked at save; No Action touches neither side (ref. §1).
+                    continue
+                }
+                let destinations = graph[next]!.relationships[slot]
+                guard !destinations.isEmpty else { continue }
+                graph.modify(next) { $0.relationships[slot] = [] }
+                for destination in destinations where graph.contains(destination) {
+                    if let inverseSlot = relationship.inverseSlot {
+                        removeMember(next, from: destination, slot: inverseSlot)
+                    }
+                    if relationship.deleteRule == .cascade, deleted.insert(destination).inserted {
+                        pending.append(destination)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes an inserted object as if it had never been inserted: no delete rules run, and
+    /// every object that pointed at it lets go (what `NSRollbackMergePolicy` does to a new loser).
+    mutating func discard(_ id: ObjectID) {
+        guard let record = graph[id] else { return }
+        let entity = schema.entities[record.entity]
+        for (slot, relationship) in entity.relationships.enumerated() {
+            guard let inverseSlot = relationship.inverseSlot else { continue }
+            for destination in record.relationships[slot] {
+                removeMember(id, from: destination, slot: inverseSlot)
+            }
+        }
+        graph.remove(id)
+        inserted.remove(id)
+        changed.remove(id)
+        deleted.remove(id)
+    }
+
+    /// Returns a saved object to its saved state: attributes, and relationships (through
+    /// `link`/`unlink`, so the inverses follow).
+    mutating func revert(_ id: ObjectID) throws(StoreAdapterError) {
+        guard let original = saved[id], let current = graph[id] else { return }
+        graph.modify(id) { $0.attributes = original.attributes }
+        for slot in current.relationships.indices {
+            let wanted = original.relationships[slot].filter { isLive($0) }
+            for destination in current.relationships[slot] where !wanted.contains(destination) {
+                try unlink(id, slot: slot, from: destination)
+            }
+            for destination in wanted where !graph[id]!.relationships[slot].contains(destination) {
+                try link(id, slot: slot, to: destination)
+            }
+        }
+        changed.insert(id)
+    }
+
+    // MARK: Save and reset
+
+    /// Validates and commits every pending change, or fails and changes nothing.
+    mutating func save(policy: MergePolicy) -> SaveFailure? {
+        var candidate = self
+        if let failure = candidate.commit(policy: policy) { return failure }
+        self = candidate
+        return nil
+    }
+
+    private mutating func commit(policy: MergePolicy) -> SaveFailure? {
+        if let failure = SaveValidator(context: self).failure() { return failure }
+        var resolver = ConstraintResolver(policy: policy)
+        do {
+            let merged = try resolver.resolve(in: &self)
+            // A merge moves values and deletes losers; what it leaves must be valid too.
+            if merged, let failure = SaveValidator(context: self).failure() { return failure }
+        } catch {
+            return error.failure
+        }
+        purgeDeletedObjects()
+        saved = graph
+        inserted = []
+        changed = []
+        return nil
+    }
+
+    /// Drops deleted objects for good, and every reference to them that delete rules did not
+    /// clear (No Action, relationships without an inverse): those read as nil after a save,
+    /// the way Core Data repairs them (ref. §1 "No inverse"; the suite does not check this).
+    private mutating func purgeDeletedObjects() {
+        guard !deleted.isEmpty else { return }
+        for id in deleted {
+            guard let record = graph[id] else { continue }
+            for (slot, relationship) in schema.entities[record.entity].relationships.enumerated() {
+                guard let inverseSlot = relationship.inverseSlot else { continue }
+                for destination in record.relationships[slot] where !deleted.contains(destination) {
+                    removeMember(id, from: destination, slot: inverseSlot)
+                }
+            }
+        }
+        let removed = deleted
+        for id in removed { graph.remove(id) }
+        if schema.hasRelationshipsWithoutInverse {
+            for id in Array(graph.ids) {
+                let record = graph[id]!
+                for (slot, relationship) in schema.entities[record.entity].relationships.enumerated()
+                where relationship.inverseSlot == nil && record.relationships[slot].contains(where: removed.contains) {
+                    graph.modify(id) { $0.relationships[slot].removeAll(where: removed.contains) }
+                }
+            }
+        }
+        deleted = []
+    }
+
+    /// Discards every pending change (contract §4.7).
+    mutating func reset() {
+        graph = saved
+        inserted = []
+        deleted = []
+        changed = []
+    }
+}

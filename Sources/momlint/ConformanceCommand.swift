@@ -1,0 +1,166 @@
+import ArgumentParser
+import Conformance
+import Foundation
+import ReferenceStore
+
+/// `momlint conformance`: run the behavioural scenarios against store adapters.
+struct ConformanceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conformance",
+        abstract: "Run the behavioural conformance scenarios against a Core Data–compatible store.",
+        discussion: """
+            Exit codes: 0 every scenario passed, failed only where the expected-failures list says so, \
+            or was skipped; 1 an unexpected failure or an unexpected pass (or --check-report found the \
+            report stale); 2 a scenario file, the expected-failures file or the command line was wrong.
+            """
+    )
+
+    /// The adapters `--adapter` can name. Others add their entry here.
+    static let registry = StoreAdapterRegistry([
+        .init(name: "reference", summary: "the in-memory oracle store") { _ in ReferenceStoreAdapter() },
+    ])
+
+    @Option(name: .customLong("adapter"), help: ArgumentHelp(
+        "A store adapter to run; repeat for several. Default: reference. \(registry.helpText)", valueName: "name"))
+    var adapterNames: [String] = []
+
+    @Option(name: .customLong("filter"), help: ArgumentHelp(
+        "Run only scenarios whose id matches this glob (e.g. 'deny.*'); repeat for several.", valueName: "glob"))
+    var filters: [String] = []
+
+    @Option(help: ArgumentHelp("Output format: text, junit or json.", valueName: "format"))
+    var reporter = "text"
+
+    @Option(name: .customLong("expected-failures"), help: ArgumentHelp(
+        "A file of scenario ids (or globs) the adapter knowingly fails, one per line. "
+            + "Prefix with 'ADAPTER=' to apply it to one adapter only; repeat for several.",
+        valueName: "file"))
+    var expectedFailureFiles: [String] = []
+
+    @Option(name: .customLong("scenarios"), help: ArgumentHelp(
+        "The scenario directory. Default: Fixtures/Scenarios in the current directory, else the one momlint was built from.",
+        valueName: "dir"))
+    var scenarioDirectory: String?
+
+    @Option(name: .customLong("time-limit"), help: ArgumentHelp(
+        "Seconds one scenario may take before it fails.", valueName: "seconds"))
+    var timeLimit: Double = 10
+
+    @Option(name: .customLong("write-report"), help: ArgumentHelp(
+        "Write the scenario × adapter matrix (reports/conformance.md) to this file.", valueName: "file"))
+    var reportPath: String?
+
+    @Option(name: .customLong("check-report"), help: ArgumentHelp(
+        "Fail (exit 1) when this committed matrix differs from a fresh one; CI runs it.", valueName: "file"))
+    var checkedReportPath: String?
+
+    func validate() throws {
+        guard ResultReporters.named(reporter) != nil else {
+            throw ValidationError("unknown reporter '\(reporter)'; use one of: "
+                + ResultReporters.all.map { $0.name }.joined(separator: ", "))
+        }
+        guard timeLimit > 0 && timeLimit.isFinite else { throw ValidationError("--time-limit must be a positive number of seconds") }
+    }
+
+    func run() async throws {
+        var standardError = StandardError()
+        let adapters: [any StoreAdapter]
+        do {
+            adapters = try (adapterNames.isEmpty ? ["reference"] : adapterNames).map(Self.registry.adapter(named:))
+        } catch {
+            print("error: \(error)", to: &standardError)
+            throw ExitCode.inputError
+        }
+
+        let directory = scenarioDirectory ?? Self.defaultScenarioDirectory()
+        let suite = ScenarioLoader().loadSuite(in: directory)
+        for error in suite.errors { print(error, to: &standardError) }
+        var scenarios = suite.scenarios
+        if !filters.isEmpty {
+            scenarios = scenarios.filter { scenario in filters.contains { ExpectedFailures.glob($0, matches: scenario.id) } }
+            if scenarios.isEmpty && suite.errors.isEmpty {
+                print("error: no scenario in \(directory) matches \(filters.map { "'\($0)'" }.joined(separator: ", "))",
+                      to: &standardError)
+                throw ExitCode.inputError
+            }
+        }
+
+        let expectations: [String: ExpectedFailures]
+        do {
+            expectations = try expectedFailures(for: adapters.map(\.name), allIDs: suite.scenarios.map(\.id),
+                                                notes: &standardError)
+        } catch {
+            print(error, to: &standardError)
+            throw ExitCode.inputError
+        }
+
+        let runner = ConformanceRunner(timeLimit: .milliseconds(Int(timeLimit * 1000)))
+        var summaries: [RunSummary] = []
+        for adapter in adapters {
+            let results = await runner.run(scenarios, adapter: adapter)
+            summaries.append(RunSummary(adapterName: adapter.name, results: results,
+                                        expectedFailures: expectations[adapter.name] ?? .none))
+        }
+        print(ResultReporters.named(reporter)!.report(summaries), terminator: "")
+
+        let matrix = ConformanceMatrix(
+            scenarios: scenarios, summaries: summaries,
+            command: "momlint conformance " + adapters.map { "--adapter \($0.name)" }.joined(separator: " ")
+                + " --write-report reports/conformance.md").markdown()
+        if let reportPath {
+            do {
+                try matrix.write(toFile: reportPath, atomically: true, encoding: .utf8)
+            } catch {
+                print("\(reportPath): error: cannot write the report: \(error.localizedDescription)", to: &standardError)
+                throw ExitCode.inputError
+            }
+        }
+        var reportIsStale = false
+        if let checkedReportPath {
+            let committed = try? String(contentsOfFile: checkedReportPath, encoding: .utf8)
+            if committed != matrix {
+                reportIsStale = true
+                print("\(checkedReportPath): error: the conformance report is stale; regenerate it with "
+                    + "'momlint conformance \(adapters.map { "--adapter \($0.name)" }.joined(separator: " ")) "
+                    + "--write-report \(checkedReportPath)' and commit it", to: &standardError)
+            }
+        }
+
+        if !suite.errors.isEmpty { throw ExitCode.inputError }
+        if reportIsStale || summaries.contains(where: { !$0.isSuccessful }) { throw ExitCode.findings }
+    }
+
+    /// Each adapter's expected failures: files given as `ADAPTER=FILE` apply to that adapter,
+    /// plain files to every adapter. Lines matching no scenario are noted, not fatal.
+    private func expectedFailures(for adapterNames: [String], allIDs: [String],
+                                  notes: inout StandardError) throws -> [String: ExpectedFailures] {
+        var result: [String: ExpectedFailures] = [:]
+        for argument in expectedFailureFiles {
+            var adapter: String?
+            var path = argument
+            if let equals = argument.firstIndex(of: "="), adapterNames.contains(String(argument[..<equals])) {
+                adapter = String(argument[..<equals])
+                path = String(argument[argument.index(after: equals)...])
+            }
+            let list = try ExpectedFailures(contentsOf: path)
+            for entry in list.unmatchedEntries(among: allIDs) {
+                print("\(path):\(entry.line): note: '\(entry.pattern)' matches no scenario; remove it", to: &notes)
+            }
+            for name in adapter.map({ [$0] }) ?? adapterNames {
+                var merged = result[name] ?? ExpectedFailures(file: path)
+                merged.entries += list.entries
+                result[name] = merged
+            }
+        }
+        return result
+    }
+
+    static func defaultScenarioDirectory() -> String {
+        let local = FileManager.default.currentDirectoryPath + "/Fixtures/Scenarios"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: local, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "Fixtures/Scenarios"
+        }
+        return ConformanceSuite.defaultScenarioDirectory
+    }
+}
