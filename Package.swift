@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "Conformance", "ReferenceStore",
+                "DataModel", "Linting", "Conformance", "ReferenceStore", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -113,9 +113,11 @@ public final class SQLiteObjectStore {
     }
 
     /// Removes `destination` from a relationship (a to-one becomes nil) and from its inverse.
+    /// The destination may be an object deleted since the last save (a reference a No Action
+    /// or Deny rule left behind); removing it is how such a reference is repaired.
     public func unlink(_ object: ObjectID, _ relationship: String, from destination: ObjectID) throws {
         try inDatabase { db in
-            let slot = try relationshipSlot(relationship, of: object, destination: destination, db)
+            let slot = try relationshipSlot(relationship, of: object, destination: nil, db)
             try context.unlink(object, slot, from: destination, db)
         }
     }

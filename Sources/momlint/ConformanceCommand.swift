@@ -2,6 +2,7 @@ import ArgumentParser
 import Conformance
 import Foundation
 import ReferenceStore
+import SQLiteStore
 
 /// `momlint conformance`: run the behavioural scenarios against store adapters.
 struct ConformanceCommand: AsyncParsableCommand {
@@ -18,6 +19,10 @@ struct ConformanceCommand: AsyncParsableCommand {
     /// The adapters `--adapter` can name. Others add their entry here.
     static let registry = StoreAdapterRegistry([
         .init(name: "reference", summary: "the in-memory oracle store") { _ in ReferenceStoreAdapter() },
+        .init(name: "sqlite", summary: "the SQLite store, a temporary database file per scenario") { _ in SQLiteStoreAdapter() },
+        .init(name: "sqlite-reopen", summary: "the SQLite store, closed and reopened after every save") { _ in
+            SQLiteStoreAdapter(reopensAfterEachSave: true)
+        },
     ])
 
     @Option(name: .customLong("adapter"), help: ArgumentHelp(

@@ -45,7 +45,7 @@ struct SaveValidation {
         let entity = context.schema.entities[state.entity]
         var failures: [ValidationFailure] = []
         for (slot, attribute) in entity.attributes.enumerated() where !attribute.attribute.isTransient {
-            if let code = check(state.attributes[slot], against: attribute) {
+            for code in violations(of: state.attributes[slot], against: attribute) {
                 failures.append(ValidationFailure(code: code, object: id, key: attribute.name))
             }
         }
@@ -58,43 +58,50 @@ struct SaveValidation {
         return failures
     }
 
-    /// The code an attribute value fails with, if any. Limits apply only where the model sets
-    /// them, and never to null.
-    private mutating func check(_ value: AttributeValue, against mapping: AttributeMapping) -> Int? {
+    /// The codes an attribute value fails with: each limit it breaks (a string can be both too
+    /// long and off its pattern). Limits apply only where the model sets them, never to null.
+    private mutating func violations(of value: AttributeValue, against mapping: AttributeMapping) -> [Int] {
         let attribute = mapping.attribute
+        var codes: [Int] = []
         switch value {
         case .null:
-            return attribute.isOptional ? nil : CoreDataErrorCode.missingMandatoryProperty
+            if !attribute.isOptional { codes.append(CoreDataErrorCode.missingMandatoryProperty) }
         case .integer, .double:
             let number: Double = if case .integer(let whole) = value { Double(whole) } else if case .double(let real) = value { real } else { 0 }
-            if let maximum = attribute.maxValueString.flatMap(Double.init), number > maximum { return CoreDataErrorCode.numberTooLarge }
-            if let minimum = attribute.minValueString.flatMap(Double.init), number < minimum { return CoreDataErrorCode.numberTooSmall }
+            if let maximum = attribute.maxValueString.flatMap(Double.init), number > maximum {
+                codes.append(CoreDataErrorCode.numberTooLarge)
+            } else if let minimum = attribute.minValueString.flatMap(Double.init), number < minimum {
+                codes.append(CoreDataErrorCode.numberTooSmall)
+            }
         case .date(let seconds):
-            if let latest = attribute.maxDateTimeInterval.flatMap(Double.init), seconds > latest { return CoreDataErrorCode.dateTooLate }
-            if let earliest = attribute.minDateTimeInterval.flatMap(Double.init), seconds < earliest { return CoreDataErrorCode.dateTooSoon }
+            if let latest = attribute.maxDateTimeInterval.flatMap(Double.init), seconds > latest { codes.append(CoreDataErrorCode.dateTooLate) }
+            if let earliest = attribute.minDateTimeInterval.flatMap(Double.init), seconds < earliest { codes.append(CoreDataErrorCode.dateTooSoon) }
         case .string(let text):
-            // Core Data measures an NSString, whose length counts UTF-16 code units.
-            let length = text.utf16.count
-            if let maximum = attribute.maxValueString.flatMap(Int.init), length > maximum { return CoreDataErrorCode.stringTooLong }
-            if let minimum = attribute.minValueString.flatMap(Int.init), length < minimum { return CoreDataErrorCode.stringTooShort }
+            // Lengths in characters, as the contract and the reference store count them (Core
+            // Data itself measures an NSString, in UTF-16 units; they differ only beyond ASCII).
+            let length = text.count
+            if let maximum = attribute.maxValueString.flatMap(Int.init), length > maximum { codes.append(CoreDataErrorCode.stringTooLong) }
+            if let minimum = attribute.minValueString.flatMap(Int.init), length < minimum { codes.append(CoreDataErrorCode.stringTooShort) }
             if let pattern = attribute.regularExpressionString, !matchesWhole(text, pattern) {
-                return CoreDataErrorCode.stringPatternMatching
+                codes.append(CoreDataErrorCode.stringPatternMatching)
             }
         case .bool, .uuid:
             break
         }
-        return nil
+        return codes
     }
 
     /// Optionality and counts (ref. §2 Checks, INFERRED): an empty optional relationship always
-    /// passes; an empty required one fails with 1570 (a to-many only when `minCount` demands a
-    /// member); counts apply to a non-empty to-many, `maxCount` 0 meaning unbounded.
+    /// passes; an empty required to-one fails with 1570; an empty required to-many fails only
+    /// when `minCount` demands a member, with 1580 as the scenarios and the reference store say
+    /// (the contract's §4.3 reads 1570 there); counts apply to a non-empty to-many, `maxCount`
+    /// 0 meaning unbounded.
     private func check(count: Int, of relationship: Relationship) -> Int? {
         let minimum = relationship.minCount ?? 0
         if count == 0 {
             guard !relationship.isOptional else { return nil }
-            if !relationship.isToMany || minimum > 0 { return CoreDataErrorCode.missingMandatoryProperty }
-            return nil
+            if !relationship.isToMany { return CoreDataErrorCode.missingMandatoryProperty }
+            return minimum > 0 ? CoreDataErrorCode.relationshipLacksMinimumCount : nil
         }
         guard relationship.isToMany else { return nil }
         if minimum > 0, count < minimum { return CoreDataErrorCode.relationshipLacksMinimumCount }
@@ -103,10 +110,10 @@ struct SaveValidation {
     }
 
     /// True when the whole string matches (Core Data evaluates `SELF MATCHES pattern`, which
-    /// anchors at both ends). An invalid pattern matches nothing.
+    /// anchors at both ends). An invalid pattern is not checked, as in the reference store.
     private mutating func matchesWhole(_ text: String, _ pattern: String) -> Bool {
         if patterns[pattern] == nil { patterns[pattern] = try? NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z") }
-        guard let regex = patterns[pattern] ?? nil else { return false }
+        guard let regex = patterns[pattern] ?? nil else { return true }
         return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 }
