@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "SQLiteCascadeBenchmark", targets: ["SQLiteCascadeBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,6 +51,14 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // The cascade data sets (100,000 children, a 1,000,000-node chain), deleted through
+        // the SQLite store and by plain SQL, for the benchmarks package and the report script.
+        .target(
+            name: "SQLiteCascadeBenchmark",
+            dependencies: ["SQLiteStore", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Writes reports/sqlite-cascade.md: `swift run -c release sqlite-cascade-report`.
+        .executableTarget(name: "sqlite-cascade-report", dependencies: ["SQLiteCascadeBenchmark"]),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
