@@ -80,6 +80,7 @@ public final class SQLiteObjectStore {
     /// default (or null). Values are read as the attributes' types (`AttributeValue.coerced`).
     @discardableResult
     public func insert(_ entityName: String, values: [String: AttributeValue] = [:]) throws -> ObjectID {
+        guard queue != nil else { throw closedError }
         guard let entity = schema.entity(named: entityName) else {
             throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
         }
@@ -219,10 +220,12 @@ public final class SQLiteObjectStore {
 
     // MARK: Helpers
 
+    private var closedError: SQLiteStoreError {
+        SQLiteStoreError(.invalidRequest, "the store at '\(path)' is closed; open it again")
+    }
+
     private func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-        guard let queue else {
-            throw SQLiteStoreError(.invalidRequest, "the store at '\(path)' is closed; open it again")
-        }
+        guard let queue else { throw closedError }
         return try Self.translatingErrors(path: path) { try queue.inDatabase(body) }
     }
 

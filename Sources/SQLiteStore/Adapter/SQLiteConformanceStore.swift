@@ -4,8 +4,8 @@ import Foundation
 
 /// One scenario's store: an `SQLiteObjectStore` plus the scenario's names for its objects
 /// (contract §3). Names map to object IDs, which are primary keys and so survive saves and
-/// reopens; after a reset or reopen the names of objects that are gone are forgotten, because
-/// a never-saved object's key may be handed out again.
+/// reopens; after a reset or reopen the names of objects that are gone no longer reach them,
+/// because a never-saved object's key may be handed out again.
 public final class SQLiteConformanceStore: ConformanceStore {
     private var store: SQLiteObjectStore
     private let model: Model
@@ -101,10 +101,12 @@ public final class SQLiteConformanceStore: ConformanceStore {
         try forgetGoneObjects()
     }
 
+    /// Names of objects that are gone stop reaching them. Their IDs keep their names, so a No
+    /// Action reference left in the file still reads as the deleted object's name; a new
+    /// object given the same key takes the name over at insert.
     private func forgetGoneObjects() throws {
         for (name, id) in objectsByName where !(try store.exists(id)) {
             objectsByName[name] = nil
-            namesByObject[id] = nil
         }
     }
 

@@ -16,8 +16,6 @@ struct ObjectState: Sendable {
     var isDeleted: Bool
     /// An attribute was set, or a relationship gained or lost a member, since the last save.
     var isChanged = false
-    /// The attribute slots set since the last save (merge policies copy "the changes").
-    var changedAttributes: Set<Int> = []
 
     /// Inserted and not deleted, or saved and not deleted.
     var isLive: Bool { !isDeleted }
@@ -70,6 +68,8 @@ struct ObjectContext: Sendable {
     /// there is no such row (never saved, or deleted by an earlier save).
     mutating func state(_ id: ObjectID, _ db: Database) throws -> ObjectState? {
         if let state = objects[id] { return state }
+        // An ID from a store opened with another model names no table here.
+        guard schema.tables.indices.contains(id.table) else { return nil }
         let table = schema.tables[id.table]
         let statement = try db.cachedStatement(sql: "SELECT \(rowColumns(table)) FROM \(table.name.quoted) WHERE \"Z_PK\" = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
@@ -142,7 +142,6 @@ struct ObjectContext: Sendable {
 
     mutating func setAttribute(_ id: ObjectID, slot: Int, to value: AttributeValue) {
         objects[id]!.attributes[slot] = value
-        objects[id]!.changedAttributes.insert(slot)
         objects[id]!.isChanged = true
     }
 }

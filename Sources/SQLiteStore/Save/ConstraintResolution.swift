@@ -9,10 +9,10 @@ struct ConstraintResolution {
 
     /// One set of live objects sharing every constrained value.
     private struct Conflict {
-        /// A saved row not changed in this save (database-level), if there is one.
+        /// A saved object whose saved values already had this key (database-level), if any.
         var stored: ObjectID?
-        /// Objects inserted or changed in this save: inserted ones in insertion order, then
-        /// changed ones by primary key.
+        /// The others: objects inserted or changed in this save, inserted ones in insertion
+        /// order, then changed ones by primary key.
         var pending: [ObjectID]
     }
 
@@ -61,13 +61,22 @@ struct ConstraintResolution {
                     groups[key, default: []].append(id)
                 }
                 for key in keysInOrder {
-                    let pending = groups[key]!
-                    let stored = try storedMatches(key, constraint, excluding: Set(pending), &context, db)
-                    if stored.count + pending.count >= 2 {
-                        // Two clean stored rows cannot share a key (the unique index forbids
-                        // it), so there is at most one.
-                        return Conflict(stored: stored.first, pending: pending)
+                    var pending = groups[key]!
+                    // Two untouched saved rows cannot share a key (the unique index forbids
+                    // it), so there is at most one.
+                    var stored = try storedMatches(key, constraint, excluding: Set(pending), &context, db).first
+                    guard pending.count + (stored == nil ? 0 : 1) >= 2 else { continue }
+                    if stored == nil {
+                        // A changed object that already had this key in the file is the
+                        // database's side of the conflict too (ref. §3).
+                        for (position, id) in pending.enumerated() where !context.objects[id]!.isInserted {
+                            if let saved = try savedState(of: id, &context, db), self.key(of: saved, constraint) == key {
+                                stored = pending.remove(at: position)
+                                break
+                            }
+                        }
                     }
+                    return Conflict(stored: stored, pending: pending)
                 }
             }
         }
@@ -136,8 +145,8 @@ struct ConstraintResolution {
             // (nils included), the changed ones of an updated object; relationships move over.
             for loser in pending {
                 let state = context.objects[loser]!
-                let slots = state.isInserted ? Set(state.attributes.indices) : state.changedAttributes
-                for slot in slots.sorted() { context.setAttribute(stored, slot: slot, to: state.attributes[slot]) }
+                let slots = state.isInserted ? Array(state.attributes.indices) : try changedAttributes(of: loser, &context, db)
+                for slot in slots { context.setAttribute(stored, slot: slot, to: state.attributes[slot]) }
                 try moveToOnes(from: loser, to: stored, &context, db)
                 try moveToManyMembers(from: loser, to: stored, &context, db)
                 try context.delete(loser, db)
@@ -158,7 +167,7 @@ struct ConstraintResolution {
                 if context.objects[loser]!.isInserted {
                     try discard(loser, &context, db)
                 } else {
-                    try revertAttributes(of: loser, &context, db)
+                    try revert(loser, &context, db)
                 }
             }
         }
@@ -170,16 +179,16 @@ struct ConstraintResolution {
     private func resolveInContext(_ pending: [ObjectID], _ context: inout ObjectContext, _ db: Database) throws {
         let survivor = pending.first { !context.objects[$0]!.isInserted } ?? pending[0]
         let losers = pending.filter { $0 != survivor }
-        let survivorState = context.objects[survivor]!
+        let survivorKeeps = context.objects[survivor]!.isInserted ? [] : Set(try changedAttributes(of: survivor, &context, db))
         for loser in losers {
             if policy == .mergeByPropertyObjectTrump || policy == .mergeByPropertyStoreTrump {
                 // Each value a loser set (every non-nil one for a new loser) goes to the
                 // survivor, unless a saved survivor changed that property itself.
                 let state = context.objects[loser]!
                 let slots = state.isInserted
-                    ? Set(state.attributes.indices.filter { state.attributes[$0] != .null })
-                    : state.changedAttributes
-                for slot in slots.sorted() where survivorState.isInserted || !survivorState.changedAttributes.contains(slot) {
+                    ? state.attributes.indices.filter { state.attributes[$0] != .null }
+                    : try changedAttributes(of: loser, &context, db)
+                for slot in slots where !survivorKeeps.contains(slot) {
                     context.setAttribute(survivor, slot: slot, to: state.attributes[slot])
                 }
                 try moveToManyMembers(from: loser, to: survivor, &context, db)
@@ -225,13 +234,44 @@ struct ConstraintResolution {
         context.objects[id]!.isDeleted = true
     }
 
-    /// Puts a changed saved object's attributes back to their saved values.
-    private func revertAttributes(of id: ObjectID, _ context: inout ObjectContext, _ db: Database) throws {
+    /// Puts a changed saved object back as the file holds it: attributes, and relationships
+    /// through link and unlink, so that the inverses follow.
+    private func revert(_ id: ObjectID, _ context: inout ObjectContext, _ db: Database) throws {
+        guard let saved = try savedState(of: id, &context, db) else { return }
+        context.objects[id]!.attributes = saved.attributes
+        for index in saved.toOnes.indices {
+            let current = context.objects[id]!.toOnes[index]
+            guard current != saved.toOnes[index] else { continue }
+            if let current { try context.unlink(id, .toOne(index), from: current, db) }
+            if let wanted = saved.toOnes[index], try context.isLive(wanted, db) {
+                try context.link(id, .toOne(index), to: wanted, db)
+            }
+        }
+        for index in saved.toManys.indices {
+            // A to-many never loaded was never changed.
+            guard let members = context.objects[id]!.toManys[index] else { continue }
+            let wanted = try members.saved.filter { try context.isLive($0, db) }
+            for member in members.current where !wanted.contains(member) {
+                try context.unlink(id, .toMany(index), from: member, db)
+            }
+            for member in wanted where !context.objects[id]!.toManys[index]!.current.contains(member) {
+                try context.link(id, .toMany(index), to: member, db)
+            }
+        }
+    }
+
+    /// The attribute slots whose current value differs from the saved one.
+    private func changedAttributes(of id: ObjectID, _ context: inout ObjectContext, _ db: Database) throws -> [Int] {
+        let current = context.objects[id]!.attributes
+        guard let saved = try savedState(of: id, &context, db) else { return Array(current.indices) }
+        return current.indices.filter { current[$0] != saved.attributes[$0] }
+    }
+
+    /// The object as the file holds it, ignoring pending changes.
+    private func savedState(of id: ObjectID, _ context: inout ObjectContext, _ db: Database) throws -> ObjectState? {
         let table = context.schema.tables[id.table]
         let sql = "SELECT \(context.rowColumns(table)) FROM \(table.name.quoted) WHERE \"Z_PK\" = ?"
-        guard let row = try Row.fetchOne(db, sql: sql, arguments: [id.primaryKey]) else { return }
-        let saved = try context.decode(row, table: id.table)
-        context.objects[id]!.attributes = saved.attributes
-        context.objects[id]!.changedAttributes = []
+        guard let row = try Row.fetchOne(try db.cachedStatement(sql: sql), arguments: [id.primaryKey]) else { return nil }
+        return try context.decode(row, table: id.table)
     }
 }
