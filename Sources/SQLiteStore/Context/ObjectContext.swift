@@ -70,8 +70,7 @@ struct ObjectContext: Sendable {
         if let state = objects[id] { return state }
         // An ID from a store opened with another model names no table here.
         guard schema.tables.indices.contains(id.table) else { return nil }
-        let table = schema.tables[id.table]
-        let statement = try db.cachedStatement(sql: "SELECT \(rowColumns(table)) FROM \(table.name.quoted) WHERE \"Z_PK\" = ?")
+        let statement = try db.cachedStatement(sql: schema.tables[id.table].selectByKeySQL)
         guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
         let state = try decode(row, table: id.table)
         objects[id] = state
@@ -90,13 +89,7 @@ struct ObjectContext: Sendable {
         try state(id, db)?.isLive ?? false
     }
 
-    /// The columns a row is read with: `Z_PK, Z_ENT, Z_OPT`, then the table's own.
-    func rowColumns(_ table: TableMapping, prefix: String = "") -> String {
-        (["Z_PK", "Z_ENT", "Z_OPT"].map { prefix + "\"\($0)\"" } + table.columns.map { prefix + $0.name.quoted })
-            .joined(separator: ", ")
-    }
-
-    /// An object's state from a row read with `rowColumns`.
+    /// An object's state from a row read with the table's `rowColumns`.
     func decode(_ row: Row, table: Int) throws -> ObjectState {
         let entityNumber: Int = row[1]
         let mapping = schema.tables[table]

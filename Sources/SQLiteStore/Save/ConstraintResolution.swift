@@ -269,9 +269,8 @@ struct ConstraintResolution {
 
     /// The object as the file holds it, ignoring pending changes.
     private func savedState(of id: ObjectID, _ context: inout ObjectContext, _ db: Database) throws -> ObjectState? {
-        let table = context.schema.tables[id.table]
-        let sql = "SELECT \(context.rowColumns(table)) FROM \(table.name.quoted) WHERE \"Z_PK\" = ?"
-        guard let row = try Row.fetchOne(try db.cachedStatement(sql: sql), arguments: [id.primaryKey]) else { return nil }
+        let statement = try db.cachedStatement(sql: context.schema.tables[id.table].selectByKeySQL)
+        guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
         return try context.decode(row, table: id.table)
     }
 }

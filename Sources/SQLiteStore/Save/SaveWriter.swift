@@ -53,39 +53,26 @@ struct SaveWriter {
         }
     }
 
-    /// The entity's columns and their values (attributes, then to-one keys).
-    private func columnValues(_ state: ObjectState) -> [(column: SQLIdentifier, value: DatabaseValue)] {
-        let entity = schema.entities[state.entity]
-        let table = schema.tables[entity.tableIndex]
-        var values: [(SQLIdentifier, DatabaseValue)] = []
-        for (slot, attribute) in entity.attributes.enumerated() {
-            guard let column = attribute.column else { continue }
-            values.append((table.columns[column].name, StoredValue.databaseValue(state.attributes[slot])))
+    /// The values of the entity's written columns (`EntityMapping.writtenColumns`).
+    private func columnValues(_ state: ObjectState) -> [DatabaseValue] {
+        schema.entities[state.entity].writtenColumns.map { written in
+            switch written.slot {
+            case .attribute(let slot): StoredValue.databaseValue(state.attributes[slot])
+            case .toOne(let slot): state.toOnes[slot]?.primaryKey.databaseValue ?? .null
+            case .toMany: .null
+            }
         }
-        for (slot, relationship) in entity.toOnes.enumerated() {
-            guard case .column(let column) = relationship.storage else { continue }
-            values.append((table.columns[column].name, state.toOnes[slot]?.primaryKey.databaseValue ?? .null))
-        }
-        return values
     }
 
     private func insertRow(_ id: ObjectID, _ state: ObjectState) throws {
-        let table = schema.tables[id.table]
-        let values = columnValues(state)
-        let columns = ["\"Z_PK\"", "\"Z_ENT\"", "\"Z_OPT\""] + values.map(\.column.quoted)
-        let sql = "INSERT INTO \(table.name.quoted) (\(columns.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let arguments = [id.primaryKey.databaseValue, (state.entity + 1).databaseValue, 1.databaseValue] + values.map(\.value)
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        let arguments = [id.primaryKey.databaseValue, (state.entity + 1).databaseValue, 1.databaseValue] + columnValues(state)
+        try db.cachedStatement(sql: schema.entities[state.entity].insertSQL).execute(arguments: StatementArguments(arguments))
     }
 
     /// Rewrites the entity's columns and bumps `Z_OPT`, the optimistic-locking version.
     private func updateRow(_ id: ObjectID, _ state: ObjectState) throws {
-        let table = schema.tables[id.table]
-        let values = columnValues(state)
-        let assignments = ["\"Z_OPT\" = \"Z_OPT\" + 1"] + values.map { "\($0.column.quoted) = ?" }
-        let sql = "UPDATE \(table.name.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values.map(\.value) + [id.primaryKey.databaseValue]))
+        try db.cachedStatement(sql: schema.entities[state.entity].updateSQL)
+            .execute(arguments: StatementArguments(columnValues(state) + [id.primaryKey.databaseValue]))
     }
 
     private enum ToManyPass {

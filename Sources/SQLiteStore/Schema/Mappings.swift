@@ -18,6 +18,21 @@ struct TableMapping: Sendable {
     var rootEntity: Int
     /// The property columns, after `Z_PK`, `Z_ENT`, `Z_OPT`.
     var columns: [ColumnMapping]
+    /// `Z_PK, Z_ENT, Z_OPT, <columns>`: what a row is read with (`ObjectContext.decode`).
+    private(set) var rowColumns = ""
+    /// The same, each qualified with `t.`, for joins.
+    private(set) var qualifiedRowColumns = ""
+    /// `SELECT <row columns> FROM <table> WHERE Z_PK = ?`.
+    private(set) var selectByKeySQL = ""
+
+    /// Builds the SQL text every fault and save uses, once the columns are final: SQL is
+    /// built per request otherwise, and a million-object cascade makes a million requests.
+    mutating func prepareSQL() {
+        let names = ["\"Z_PK\"", "\"Z_ENT\"", "\"Z_OPT\""] + columns.map(\.name.quoted)
+        rowColumns = names.joined(separator: ", ")
+        qualifiedRowColumns = names.map { "t." + $0 }.joined(separator: ", ")
+        selectByKeySQL = "SELECT \(rowColumns) FROM \(name.quoted) WHERE \"Z_PK\" = ?"
+    }
 }
 
 struct ColumnMapping: Sendable {
@@ -43,8 +58,26 @@ struct EntityMapping: Sendable {
     /// Every uniqueness constraint that applies: the entity's own and its ancestors'.
     var constraints: [ConstraintMapping]
     var slotsByName: [String: PropertySlot]
+    /// The columns an object of this entity writes: stored attributes, then to-ones.
+    private(set) var writtenColumns: [(slot: PropertySlot, column: Int)] = []
+    /// `INSERT … (Z_PK, Z_ENT, Z_OPT, <written columns>) VALUES (?, …)`.
+    private(set) var insertSQL = ""
+    /// `UPDATE … SET Z_OPT = Z_OPT + 1, <written columns> = ? WHERE Z_PK = ?`.
+    private(set) var updateSQL = ""
 
     var number: Int { index + 1 }
+
+    mutating func prepareSQL(_ table: TableMapping) {
+        writtenColumns = attributes.indices.compactMap { slot in attributes[slot].column.map { (PropertySlot.attribute(slot), $0) } }
+            + toOnes.indices.compactMap { slot in column(of: .toOne(slot)).map { (PropertySlot.toOne(slot), $0) } }
+        let names = writtenColumns.map { table.columns[$0.column].name.quoted }
+        let inserted = ["\"Z_PK\"", "\"Z_ENT\"", "\"Z_OPT\""] + names
+        insertSQL = "INSERT INTO \(table.name.quoted) (\(inserted.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: inserted.count).joined(separator: ", ") + ")"
+        updateSQL = "UPDATE \(table.name.quoted) SET "
+            + (["\"Z_OPT\" = \"Z_OPT\" + 1"] + names.map { "\($0) = ?" }).joined(separator: ", ")
+            + " WHERE \"Z_PK\" = ?"
+    }
 
     func relationship(_ slot: PropertySlot) -> RelationshipMapping? {
         switch slot {

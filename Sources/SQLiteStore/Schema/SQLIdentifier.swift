@@ -8,14 +8,17 @@
 struct SQLIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// The name as SQLite stores it (in `sqlite_master`, `PRAGMA table_info`).
     let name: String
+    /// The name ready to splice into SQL text; made once, since SQL is built per request.
+    let quoted: String
 
     init(_ name: String) {
         self.name = name
-    }
-
-    /// The name ready to splice into SQL text.
-    var quoted: String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var quoted = "\""
+        for character in name {
+            quoted.append(character)
+            if character == "\"" { quoted.append(character) }
+        }
+        self.quoted = quoted + "\""
     }
 
     var description: String { quoted }

@@ -32,8 +32,12 @@ struct StoreSchema: Sendable {
         var builder = LayoutBuilder(model: model, order: order, indexByName: indexByName)
         try builder.assignTablesAndColumns()
         try builder.assignJoinTables()
-        entities = try builder.entityMappings()
-        tables = builder.tables
+        var tables = builder.tables
+        for index in tables.indices { tables[index].prepareSQL() }
+        var entities = try builder.entityMappings()
+        for index in entities.indices { entities[index].prepareSQL(tables[entities[index].tableIndex]) }
+        self.entities = entities
+        self.tables = tables
         joinTables = builder.joinTables
         indexes = builder.indexes
     }
