@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "momlint", targets: ["momlint"]),
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
+        .library(name: "SourceConsistency", targets: ["SourceConsistency"]),
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
@@ -16,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -32,6 +34,18 @@ let package = Package(
         .target(name: "DataModel", dependencies: ["CLibXML2"]),
         // The rule engine and the rule catalogue: a model in, findings out.
         .target(name: "Linting", dependencies: ["DataModel"]),
+        // Model–code consistency: hand-written NSManagedObject subclasses (parsed with
+        // swift-syntax) checked against the entities they represent.
+        .target(
+            name: "SourceConsistency",
+            dependencies: [
+                "DataModel", "Linting",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                // For the parser's own wording of syntax errors ("expected '}' to end class").
+                .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+            ]
+        ),
         // The behavioural conformance suite: scenarios, the store adapter contract, the runner,
         // reporters. Knows nothing of the linter.
         .target(
@@ -41,6 +55,9 @@ let package = Package(
         // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
         // scenarios define them.
         .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance"]),
+        // Runs the scenarios against Apple's Core Data; empty where Core Data does not exist
+        // (every source is inside `#if canImport(CoreData)`), so unverified on Linux.
+        .target(name: "CoreDataStoreAdapter", dependencies: ["DataModel", "Conformance"]),
         // A Core Data–shaped SQLite store (Z_PK/Z_ENT/Z_OPT tables) implementing the store
         // adapter contract; usable on its own as a library. Knows nothing of the linter.
         .target(
@@ -63,14 +80,19 @@ let package = Package(
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "Conformance", "ReferenceStore", "SQLiteStore",
+                "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
+                "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ReferenceStore", "DataModel"]),
+        .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
+        ),
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: ["SQLiteStore", "Conformance", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]

@@ -25,7 +25,15 @@ public struct Model: Sendable {
 
     private let entityIndexByName: [String: Int]
     private let subentityIndexesByParent: [String: [Int]]
-    private let propertiesByEntity: [[String: Property]]
+    /// Per entity, where each own property sits: indexes, not copies, so building the table
+    /// copies no attribute or relationship.
+    private let propertiesByEntity: [[String: PropertySlot]]
+
+    private enum PropertySlot {
+        case attribute(Int)
+        case relationship(Int)
+        case fetchedProperty(Int)
+    }
 
     public init(
         file: String,
@@ -60,16 +68,25 @@ public struct Model: Sendable {
 
         var byName: [String: Int] = [:]
         var children: [String: [Int]] = [:]
-        var properties: [[String: Property]] = []
+        var properties: [[String: PropertySlot]] = []
         properties.reserveCapacity(entities.count)
         for (index, entity) in entities.enumerated() {
             // The first declaration wins, as it does when Core Data builds its own tables;
             // a duplicate is a rule's business, not the loader's.
             if byName[entity.name] == nil { byName[entity.name] = index }
             if let parent = entity.parentEntityName { children[parent, default: []].append(index) }
-            var own: [String: Property] = [:]
-            for property in entity.properties where own[property.name] == nil {
-                own[property.name] = property
+            // The first declaration of a name wins; duplicates are a rule's business.
+            var own: [String: PropertySlot] = [:]
+            own.reserveCapacity(entity.attributes.count + entity.relationships.count)
+            // Indices, not `enumerated()`, so no attribute is copied just to read its name.
+            for slot in entity.attributes.indices where own[entity.attributes[slot].name] == nil {
+                own[entity.attributes[slot].name] = .attribute(slot)
+            }
+            for slot in entity.relationships.indices where own[entity.relationships[slot].name] == nil {
+                own[entity.relationships[slot].name] = .relationship(slot)
+            }
+            for slot in entity.fetchedProperties.indices where own[entity.fetchedProperties[slot].name] == nil {
+                own[entity.fetchedProperties[slot].name] = .fetchedProperty(slot)
             }
             properties.append(own)
         }
@@ -159,7 +176,13 @@ public struct Model: Sendable {
         guard let index = entityIndexByName[entity.name], entities[index].location == entity.location else {
             return entity.properties.first { $0.name == name }
         }
-        return propertiesByEntity[index][name]
+        let owner = entities[index]
+        switch propertiesByEntity[index][name] {
+        case .attribute(let slot)?: return .attribute(owner.attributes[slot])
+        case .relationship(let slot)?: return .relationship(owner.relationships[slot])
+        case .fetchedProperty(let slot)?: return .fetchedProperty(owner.fetchedProperties[slot])
+        case nil: return nil
+        }
     }
 
     /// Attributes the entity declares or inherits, ancestors' first.

@@ -4,11 +4,22 @@
 /// not know (written by a newer Xcode, say) stay available through it.
 public struct XMLAttributes: Hashable, Sendable, Sequence {
     public struct Attribute: Hashable, Sendable {
-        public var name: String
+        public var name: String {
+            didSet { known = KnownXMLName(spelling: name) }
+        }
         public var value: String
+        /// The grammar's code for `name`, always in step with it.
+        var known: KnownXMLName?
+
         public init(name: String, value: String) {
+            self.init(name: name, value: value, known: KnownXMLName(spelling: name))
+        }
+
+        /// For the parser, which already knows the code of `name`.
+        init(name: String, value: String, known: KnownXMLName?) {
             self.name = name
             self.value = value
+            self.known = known
         }
     }
 
@@ -30,7 +41,12 @@ public struct XMLAttributes: Hashable, Sendable, Sequence {
 
     /// `YES`/`NO` as Xcode writes them; nil when absent or spelled otherwise.
     public func bool(_ name: String) -> Bool? {
-        switch self[name] {
+        self[name].flatMap(Self.bool)
+    }
+
+    /// `YES`/`NO` (and the spellings hand edits use) as a Bool; nil for anything else.
+    public static func bool(_ value: String) -> Bool? {
+        switch value {
         case "YES", "yes", "true", "1": return true
         case "NO", "no", "false", "0": return false
         default: return nil

@@ -9,8 +9,8 @@ extension ObjectContext {
         for id in graph.ids {
             if let violation = invariantViolation(of: id) { return violation }
         }
-        for id in inserted.union(deleted).union(changed) where !graph.contains(id) {
-            return "pending object \(id) is not in the graph"
+        for set in [inserted, deleted, changed] {
+            for id in set where !graph.contains(id) { return "pending object \(id) is not in the graph" }
         }
         for id in saved.ids {
             let record = saved[id]!

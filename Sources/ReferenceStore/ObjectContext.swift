@@ -12,11 +12,11 @@ struct ObjectContext {
     private(set) var saved = ObjectGraph()
     /// The current objects, pending-deleted ones included until the save removes them.
     private(set) var graph = ObjectGraph()
-    private(set) var inserted: Set<ObjectID> = []
-    private(set) var deleted: Set<ObjectID> = []
+    private(set) var inserted = ObjectSet()
+    private(set) var deleted = ObjectSet()
     /// Objects whose attributes or relationships changed since the last save (inserted ones
     /// included): the ones a save validates.
-    private(set) var changed: Set<ObjectID> = []
+    private(set) var changed = ObjectSet()
 
     init(schema: StoreSchema) {
         self.schema = schema
@@ -35,9 +35,11 @@ struct ObjectContext {
 
     /// Live objects of `entity` or of its sub-entities.
     func liveCount(ofKind entity: Int) -> Int {
-        graph.ids.reduce(0) { total, id in
-            total + (isLive(id) && schema.entity(graph[id]!.entity, isKindOf: entity) ? 1 : 0)
+        var total = 0
+        for id in graph.ids where !deleted.contains(id) && schema.entity(graph[id]!.entity, isKindOf: entity) {
+            total += 1
         }
+        return total
     }
 
     // MARK: Changes
@@ -49,8 +51,8 @@ struct ObjectContext {
         guard !info.isAbstract else {
             throw StoreAdapterError(.invalidRequest, "'\(info.name)' is abstract and cannot be inserted")
         }
-        var record = ObjectRecord(entity: entity, name: name, attributes: info.attributes.map(\.defaultValue),
-                                  relationships: Array(repeating: [], count: info.relationships.count))
+        var record = ObjectRecord(entity: entity, name: name, attributes: info.defaultValues,
+                                  relationships: info.emptyRelationships)
         for (slot, value) in values { record.attributes[slot] = value }
         graph.add(record, as: id)
         inserted.insert(id)
@@ -131,8 +133,8 @@ struct ObjectContext {
         var pending = [id]
         deleted.insert(id)
         while let next = pending.popLast() {
-            let entity = schema.entities[graph[next]!.entity]
-            for (slot, relationship) in entity.relationships.enumerated() {
+            let relationships = schema.entities[graph[next]!.entity].relationships
+            for (slot, relationship) in relationships.enumerated() {
                 switch relationship.deleteRule {
                 case .nullify, .cascade, .unknown:
                     break
@@ -211,8 +213,8 @@ struct ObjectContext {
         }
         purgeDeletedObjects()
         saved = graph
-        inserted = []
-        changed = []
+        inserted.removeAll()
+        changed.removeAll()
         return nil
     }
 
@@ -241,14 +243,14 @@ struct ObjectContext {
                 }
             }
         }
-        deleted = []
+        deleted.removeAll()
     }
 
     /// Discards every pending change (contract §4.7).
     mutating func reset() {
         graph = saved
-        inserted = []
-        deleted = []
-        changed = []
+        inserted.removeAll()
+        deleted.removeAll()
+        changed.removeAll()
     }
 }

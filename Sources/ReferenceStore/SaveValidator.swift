@@ -14,7 +14,7 @@ struct SaveValidator {
     /// save (Deny is satisfied when every destination goes too; ref. §1).
     func denyFailures() -> [SaveFailure] {
         var failures: [SaveFailure] = []
-        for id in context.deleted.sorted() {
+        for id in context.deleted {
             guard let record = context.record(id) else { continue }
             let entity = context.schema.entities[record.entity]
             for (slot, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .deny {
@@ -30,7 +30,7 @@ struct SaveValidator {
     /// Optionality, counts and attribute limits of each inserted or changed live object.
     func validationFailures() -> [SaveFailure] {
         var failures: [SaveFailure] = []
-        for id in context.changed.sorted() where context.isLive(id) {
+        for id in context.changed where context.isLive(id) {
             let record = context.record(id)!
             let entity = context.schema.entities[record.entity]
             for (slot, attribute) in entity.attributes.enumerated() where !attribute.isTransient {

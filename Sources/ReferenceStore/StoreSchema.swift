@@ -51,6 +51,11 @@ struct StoreSchema {
         var relationshipSlots: [String: Int]
         /// Constraints declared by the entity or inherited.
         var constraints: [ConstraintInfo]
+
+        /// A new object's attributes: each one's default, by slot (built once, copied per insert).
+        var defaultValues: [AttributeValue] = []
+        /// A new object's relationships: all empty.
+        var emptyRelationships: [[ObjectID]] = []
     }
 
     let entities: [EntityInfo]
@@ -60,6 +65,9 @@ struct StoreSchema {
     /// True when some relationship has no inverse, so a deleted object may leave references the
     /// delete rules do not reach.
     let hasRelationshipsWithoutInverse: Bool
+    /// `isKind[entity * entities.count + kind]`: the answer of `entity(_:isKindOf:)`, looked up
+    /// for every object by counts and constraint checks.
+    private let isKind: [Bool]
 
     init(model: Model) throws(StoreAdapterError) {
         var indexes: [String: Int] = [:]
@@ -119,6 +127,8 @@ struct StoreSchema {
                     maxCount: relationship.isToMany ? (relationship.maxCount ?? 0) : 1,
                     deleteRule: relationship.deletionRule))
             }
+            info.defaultValues = info.attributes.map(\.defaultValue)
+            info.emptyRelationships = Array(repeating: [], count: info.relationships.count)
             infos.append(info)
         }
         // Constraints, once the slots exist: each declared one, inherited by every sub-entity.
@@ -148,6 +158,11 @@ struct StoreSchema {
         self.entityIndexes = indexes
         self.constraints = allConstraints
         self.hasRelationshipsWithoutInverse = missingInverse
+        var isKind = [Bool](repeating: false, count: infos.count * infos.count)
+        for (entity, info) in infos.enumerated() {
+            for kind in info.kinds { isKind[entity * infos.count + kind] = true }
+        }
+        self.isKind = isKind
     }
 
     func entityIndex(named name: String) throws(StoreAdapterError) -> Int {
@@ -173,7 +188,7 @@ struct StoreSchema {
 
     /// True when objects of `entity` are of `kind` (the entity itself or an ancestor).
     func entity(_ entity: Int, isKindOf kind: Int) -> Bool {
-        entities[entity].kinds.contains(kind)
+        isKind[entity * entities.count + kind]
     }
 
     private static func uniqueNames(_ names: [String]) -> [String] {

@@ -2,6 +2,7 @@ import ArgumentParser
 import DataModel
 import Foundation
 import Linting
+import SourceConsistency
 
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,8 +18,14 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Lint every version in a bundle, not only the current one.")
     var allVersions = false
 
+    @Option(name: .customLong("sources"), help: ArgumentHelp(
+        "A folder (searched recursively) or .swift file whose NSManagedObject subclasses are checked against the models; repeatable.",
+        valueName: "dir"))
+    var sourceDirectories: [String] = []
+
     func run() throws {
-        let run = LintRun(paths: paths, loader: ModelLoader(loadsAllVersions: allVersions))
+        var run = LintRun(paths: paths, loader: ModelLoader(loadsAllVersions: allVersions))
+        run.checkSources(in: sourceDirectories)
         var standardError = StandardError()
         for note in run.notes { print(note, to: &standardError) }
         for failure in run.loadFailures { print(failure, to: &standardError) }

@@ -1,6 +1,7 @@
 import Conformance
 import DataModel
 import Foundation
+import Testing
 
 /// Paths of the package's fixtures, found from this file so tests run from any directory.
 enum Fixtures {
@@ -27,8 +28,14 @@ enum Fixtures {
         try ScenarioLoader().parse(yaml: yaml, file: scenarioDirectory + "/" + file)
     }
 
-    /// Every shipped scenario; the loader's errors fail the caller.
+    /// Every shipped scenario, loaded once per test process; the loader's errors fail the caller.
     static func allScenarios() throws -> [Scenario] {
-        try ConformanceSuite.scenarios(in: scenarioDirectory)
+        try shipped.get()
+    }
+
+    private static let shipped = Result { try ConformanceSuite.scenarios(in: scenarioDirectory) }
+
+    static func shippedScenario(_ id: String) throws -> Scenario {
+        try #require(try allScenarios().first { $0.id == id })
     }
 }

@@ -1,4 +1,5 @@
 import Conformance
+import Foundation
 import ReferenceStore
 import Testing
 
@@ -40,5 +41,3 @@ func referenceStoreConforms(_ scenario: Scenario) async throws {
         }
     }
 }
-
-import Foundation

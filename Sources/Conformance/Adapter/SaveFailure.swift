@@ -30,6 +30,12 @@ public struct SaveFailure: Hashable, Sendable, Codable, CustomStringConvertible 
     }
 
     public var description: String {
+        Self.describe(code: code, object: object, key: key, details: details.isEmpty ? nil : details.map(\.description))
+    }
+
+    /// `1570 (NSValidationMissingMandatoryPropertyError) on 'alice.name': [details…]`, shared
+    /// with `ExpectedFailure` so messages compare what was expected and what happened alike.
+    static func describe(code: Int, object: String?, key: String?, details: [String]?) -> String {
         var text = String(code)
         if let name = CoreDataErrorCode.name(of: code) { text += " (\(name))" }
         switch (object, key) {
@@ -38,7 +44,7 @@ public struct SaveFailure: Hashable, Sendable, Codable, CustomStringConvertible 
         case let (nil, key?): text += " on key '\(key)'"
         case (nil, nil): break
         }
-        if !details.isEmpty { text += ": [" + details.map(\.description).joined(separator: "; ") + "]" }
+        if let details { text += ": [" + details.joined(separator: "; ") + "]" }
         return text
     }
 }

@@ -9,6 +9,11 @@ public struct ExpectedFailures: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var pattern: String
         public var line: Int
+
+        public init(pattern: String, line: Int) {
+            self.pattern = pattern
+            self.line = line
+        }
     }
 
     public var entries: [Entry]

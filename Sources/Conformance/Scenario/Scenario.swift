@@ -4,7 +4,7 @@ import DataModel
 /// change and save an object graph, and expectations about the result. Read from one YAML file
 /// under `Fixtures/Scenarios/<area>/` by `ScenarioLoader`; the format is in
 /// `Fixtures/Scenarios/schema.json` and `docs/adapter-contract.md`.
-public struct Scenario: Sendable, CustomStringConvertible {
+public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
     /// Stable, unique across the suite: `<area>.<behaviour>` in kebab case, e.g. `deny.non-empty-to-many`.
     public var id: String
     /// One line saying what the scenario checks (`description:` in the file).
@@ -143,16 +143,7 @@ public struct ExpectedFailure: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = String(code)
-        if let name = CoreDataErrorCode.name(of: code) { text += " (\(name))" }
-        switch (object, key) {
-        case let (object?, key?): text += " on '\(object).\(key)'"
-        case let (object?, nil): text += " on '\(object)'"
-        case let (nil, key?): text += " on key '\(key)'"
-        case (nil, nil): break
-        }
-        if let details { text += ": [" + details.map(\.description).joined(separator: "; ") + "]" }
-        return text
+        SaveFailure.describe(code: code, object: object, key: key, details: details?.map(\.description))
     }
 }
 

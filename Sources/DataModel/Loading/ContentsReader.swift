@@ -10,6 +10,7 @@ struct ContentsReader {
     /// An element being read: its tag, plus what its children have produced so far.
     private final class OpenElement {
         let name: String
+        let known: KnownXMLName?
         let attributes: XMLAttributes
         let location: SourceLocation
         /// True for an element outside the grammar, and for everything inside one.
@@ -32,35 +33,35 @@ struct ContentsReader {
 
         init(_ tag: XMLStartTag, file: String, isUnknown: Bool) {
             self.name = tag.name
+            self.known = tag.known
             self.attributes = tag.attributes
             self.location = SourceLocation(file: file, line: tag.line, column: tag.column)
             self.isUnknown = isUnknown
         }
     }
 
-    /// Which children each known element may hold. Layout (`elements`) is read past.
-    private static let grammar: [String: Set<String>] = [
-        "model": ["entity", "fetchRequest", "configuration", "composite", "userInfo", "elements"],
-        "entity": ["attribute", "relationship", "fetchedProperty", "fetchIndex", "uniquenessConstraints",
-                   "compoundIndexes", "userInfo"],
-        "attribute": ["userInfo"],
-        "relationship": ["userInfo"],
-        "fetchedProperty": ["fetchRequest", "userInfo"],
-        "fetchRequest": [],
-        "fetchIndex": ["fetchIndexElement"],
-        "fetchIndexElement": [],
-        "uniquenessConstraints": ["uniquenessConstraint"],
-        "uniquenessConstraint": ["constraint"],
-        "constraint": [],
-        "compoundIndexes": ["compoundIndex"],
-        "compoundIndex": ["index"],
-        "index": [],
-        "userInfo": ["entry"],
-        "entry": [],
-        "configuration": ["memberEntity"],
-        "memberEntity": [],
-        "composite": ["attribute", "userInfo"],
-    ]
+    /// Whether the grammar lets `parent` hold `child`. Layout (`elements`) is read past.
+    private static func allows(_ parent: KnownXMLName?, _ child: KnownXMLName?) -> Bool {
+        guard let parent, let child else { return false }
+        switch parent {
+        case .model:
+            return [.entity, .fetchRequest, .configuration, .composite, .userInfo, .elements].contains(child)
+        case .entity:
+            return [.attribute, .relationship, .fetchedProperty, .fetchIndex, .uniquenessConstraints,
+                    .compoundIndexes, .userInfo].contains(child)
+        case .attribute, .relationship: return child == .userInfo
+        case .fetchedProperty: return child == .fetchRequest || child == .userInfo
+        case .fetchIndex: return child == .fetchIndexElement
+        case .uniquenessConstraints: return child == .uniquenessConstraint
+        case .uniquenessConstraint: return child == .constraint
+        case .compoundIndexes: return child == .compoundIndex
+        case .compoundIndex: return child == .index
+        case .userInfo: return child == .entry
+        case .configuration: return child == .memberEntity
+        case .composite: return child == .attribute || child == .userInfo
+        default: return false
+        }
+    }
 
     func read(_ bytes: [UInt8], version: ModelVersion, options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
         var stack: [OpenElement] = []
@@ -77,7 +78,7 @@ struct ContentsReader {
                     return
                 }
                 guard let parent = stack.last else {
-                    guard tag.name == "model" else {
+                    guard tag.known == .model else {
                         throw XMLParseFailure(
                             kind: .rejectedByReader,
                             message: "the root element is <\(tag.name)>, not <model>: "
@@ -87,12 +88,12 @@ struct ContentsReader {
                     stack.append(OpenElement(tag, file: file, isUnknown: false))
                     return
                 }
-                if tag.name == "elements" && parent.name == "model" && !parent.isUnknown {
+                if tag.known == .elements && parent.known == .model && !parent.isUnknown {
                     skippedDepth = 1
                     return
                 }
-                let known = !parent.isUnknown && (Self.grammar[parent.name]?.contains(tag.name) ?? false)
-                stack.append(OpenElement(tag, file: file, isUnknown: !known))
+                let allowed = !parent.isUnknown && Self.allows(parent.known, tag.known)
+                stack.append(OpenElement(tag, file: file, isUnknown: !allowed))
             case .end:
                 if skippedDepth > 0 {
                     skippedDepth -= 1
@@ -122,59 +123,59 @@ struct ContentsReader {
             return
         }
         let attributes = element.attributes
-        switch element.name {
-        case "entity":
+        switch element.known {
+        case .entity?:
             parent.entities.append(makeEntity(element))
-        case "attribute":
+        case .attribute?:
             parent.attributeChildren.append(makeAttribute(element))
-        case "relationship":
+        case .relationship?:
             parent.relationships.append(makeRelationship(element))
-        case "fetchedProperty":
+        case .fetchedProperty?:
             parent.fetchedProperties.append(FetchedProperty(
                 name: attributes["name"] ?? "", isOptional: attributes.bool("optional") ?? false,
                 fetchRequest: element.fetchRequests.first, userInfo: UserInfo(element.userInfo),
                 xmlAttributes: attributes, location: element.location))
-        case "fetchRequest":
+        case .fetchRequest?:
             parent.fetchRequests.append(FetchRequest(
                 name: attributes["name"] ?? "", entityName: attributes["entity"],
                 predicateString: attributes["predicateString"], xmlAttributes: attributes,
                 location: element.location))
-        case "fetchIndex":
+        case .fetchIndex?:
             parent.fetchIndexes.append(FetchIndex(
                 name: attributes["name"] ?? "", elements: element.fetchIndexElements, location: element.location))
-        case "fetchIndexElement":
+        case .fetchIndexElement?:
             parent.fetchIndexElements.append(FetchIndex.Element(
                 property: attributes["property"] ?? "", type: attributes["type"], order: attributes["order"],
                 location: element.location))
-        case "uniquenessConstraints":
+        case .uniquenessConstraints?:
             parent.uniquenessConstraints.append(contentsOf: element.uniquenessConstraints)
-        case "uniquenessConstraint":
+        case .uniquenessConstraint?:
             parent.uniquenessConstraints.append(UniquenessConstraint(
                 members: element.constraintMembers, location: element.location))
-        case "constraint", "index":
+        case .constraint?, .index?:
             parent.constraintMembers.append(UniquenessConstraint.Member(
                 property: attributes["value"] ?? "", location: element.location))
-        case "compoundIndexes":
+        case .compoundIndexes?:
             parent.compoundIndexes.append(contentsOf: element.compoundIndexes)
-        case "compoundIndex":
+        case .compoundIndex?:
             parent.compoundIndexes.append(CompoundIndex(members: element.constraintMembers, location: element.location))
-        case "userInfo":
+        case .userInfo?:
             parent.userInfo.append(contentsOf: element.userInfo)
-        case "entry":
+        case .entry?:
             parent.userInfo.append(UserInfo.Entry(
                 key: attributes["key"] ?? "", value: attributes["value"] ?? "", location: element.location))
-        case "configuration":
+        case .configuration?:
             parent.configurations.append(Configuration(
                 name: attributes["name"] ?? "", usedWithCloudKit: attributes.bool("usedWithCloudKit") ?? false,
                 members: element.configurationMembers, xmlAttributes: attributes, location: element.location))
-        case "memberEntity":
+        case .memberEntity?:
             parent.configurationMembers.append(Configuration.Member(
                 entityName: attributes["name"] ?? "", location: element.location))
-        case "composite":
+        case .composite?:
             parent.composites.append(Composite(
                 name: attributes["name"] ?? "", attributes: element.attributeChildren, location: element.location))
         default:
-            // Every name in `grammar` is handled above; this keeps a future addition visible.
+            // Every element `allows` admits is handled above; this keeps a future addition visible.
             parent.unknownElements.append(UnknownElement(
                 name: element.name, attributes: attributes, children: element.unknownElements,
                 location: element.location))
@@ -190,85 +191,99 @@ struct ContentsReader {
               xmlAttributes: element.attributes, location: element.location)
     }
 
+    // Each typed element is decoded in one pass over its attributes, switching on the
+    // grammar code the parser attached to each name.
+
     private func makeEntity(_ element: OpenElement) -> Entity {
-        let xml = element.attributes
-        return Entity(
-            name: xml["name"] ?? "",
-            representedClassName: xml["representedClassName"],
-            parentEntityName: xml["parentEntity"],
-            isAbstract: xml.bool("isAbstract") ?? false,
-            codeGeneration: Entity.CodeGeneration(xmlValue: xml["codeGenerationType"]),
-            versionHashModifier: xml["versionHashModifier"],
-            renamingIdentifier: xml["renamingIdentifier"],
-            elementID: xml["elementID"],
-            syncable: xml.bool("syncable"),
-            attributes: element.attributeChildren,
-            relationships: element.relationships,
-            fetchedProperties: element.fetchedProperties,
-            fetchIndexes: element.fetchIndexes,
-            uniquenessConstraints: element.uniquenessConstraints,
-            compoundIndexes: element.compoundIndexes,
-            userInfo: UserInfo(element.userInfo),
-            unknownElements: element.unknownElements,
-            xmlAttributes: xml,
-            location: element.location)
+        var entity = Entity(
+            name: "", attributes: element.attributeChildren, relationships: element.relationships,
+            fetchedProperties: element.fetchedProperties, fetchIndexes: element.fetchIndexes,
+            uniquenessConstraints: element.uniquenessConstraints, compoundIndexes: element.compoundIndexes,
+            userInfo: UserInfo(element.userInfo), unknownElements: element.unknownElements,
+            xmlAttributes: element.attributes, location: element.location)
+        for attribute in element.attributes {
+            let value = attribute.value
+            switch attribute.known {
+            case .name: entity.name = value
+            case .representedClassName: entity.representedClassName = value
+            case .parentEntity: entity.parentEntityName = value
+            case .isAbstract: entity.isAbstract = XMLAttributes.bool(value) ?? false
+            case .codeGenerationType: entity.codeGeneration = Entity.CodeGeneration(xmlValue: value)
+            case .versionHashModifier: entity.versionHashModifier = value
+            case .renamingIdentifier: entity.renamingIdentifier = value
+            case .elementID: entity.elementID = value
+            case .syncable: entity.syncable = XMLAttributes.bool(value)
+            default: break  // unknown attributes stay in `xmlAttributes`
+            }
+        }
+        return entity
     }
 
     private func makeAttribute(_ element: OpenElement) -> Attribute {
-        let xml = element.attributes
-        return Attribute(
-            name: xml["name"] ?? "",
-            attributeType: xml["attributeType"].map(AttributeType.init(xmlName:)),
-            // Xcode omits `optional` for a required attribute.
-            isOptional: xml.bool("optional") ?? false,
-            isTransient: xml.bool("transient") ?? false,
-            defaultValueString: xml["defaultValueString"],
-            defaultDateTimeInterval: xml["defaultDateTimeInterval"],
-            usesScalarValueType: xml.bool("usesScalarValueType"),
-            minValueString: xml["minValueString"],
-            maxValueString: xml["maxValueString"],
-            minDateTimeInterval: xml["minDateTimeInterval"],
-            maxDateTimeInterval: xml["maxDateTimeInterval"],
-            regularExpressionString: xml["regularExpressionString"],
-            allowsExternalBinaryDataStorage: xml.bool("allowsExternalBinaryDataStorage") ?? false,
-            valueTransformerName: xml["valueTransformerName"],
-            customClassName: xml["customClassName"],
-            compositeName: xml["composite"],
-            isDerived: xml.bool("derived") ?? false,
-            derivationExpression: xml["derivationExpression"],
-            isIndexed: xml.bool("indexed") ?? false,
-            isSpotlightIndexingEnabled: xml.bool("spotlightIndexingEnabled") ?? false,
-            preservesValueInHistoryOnDeletion: xml.bool("preserveAfterDeletion") ?? false,
-            allowsCloudEncryption: xml.bool("allowsCloudEncryption") ?? false,
-            elementID: xml["elementID"],
-            versionHashModifier: xml["versionHashModifier"],
-            renamingIdentifier: xml["renamingIdentifier"],
-            userInfo: UserInfo(element.userInfo),
-            xmlAttributes: xml,
-            location: element.location)
+        // Xcode omits `optional` for a required attribute, so required is the starting point.
+        var result = Attribute(name: "", attributeType: nil, isOptional: false, userInfo: UserInfo(element.userInfo),
+                               xmlAttributes: element.attributes, location: element.location)
+        for attribute in element.attributes {
+            let value = attribute.value
+            switch attribute.known {
+            case .name: result.name = value
+            case .attributeType: result.attributeType = AttributeType(xmlName: value)
+            case .optional: result.isOptional = XMLAttributes.bool(value) ?? false
+            case .transient: result.isTransient = XMLAttributes.bool(value) ?? false
+            case .defaultValueString: result.defaultValueString = value
+            case .defaultDateTimeInterval: result.defaultDateTimeInterval = value
+            case .usesScalarValueType: result.usesScalarValueType = XMLAttributes.bool(value)
+            case .minValueString: result.minValueString = value
+            case .maxValueString: result.maxValueString = value
+            case .minDateTimeInterval: result.minDateTimeInterval = value
+            case .maxDateTimeInterval: result.maxDateTimeInterval = value
+            case .regularExpressionString: result.regularExpressionString = value
+            case .allowsExternalBinaryDataStorage: result.allowsExternalBinaryDataStorage = XMLAttributes.bool(value) ?? false
+            case .valueTransformerName: result.valueTransformerName = value
+            case .customClassName: result.customClassName = value
+            case .composite: result.compositeName = value
+            case .derived: result.isDerived = XMLAttributes.bool(value) ?? false
+            case .derivationExpression: result.derivationExpression = value
+            case .indexed: result.isIndexed = XMLAttributes.bool(value) ?? false
+            case .spotlightIndexingEnabled: result.isSpotlightIndexingEnabled = XMLAttributes.bool(value) ?? false
+            case .preserveAfterDeletion: result.preservesValueInHistoryOnDeletion = XMLAttributes.bool(value) ?? false
+            case .allowsCloudEncryption: result.allowsCloudEncryption = XMLAttributes.bool(value) ?? false
+            case .elementID: result.elementID = value
+            case .versionHashModifier: result.versionHashModifier = value
+            case .renamingIdentifier: result.renamingIdentifier = value
+            default: break  // unknown attributes stay in `xmlAttributes`
+            }
+        }
+        return result
     }
 
     private func makeRelationship(_ element: OpenElement) -> Relationship {
-        let xml = element.attributes
-        let rule = xml["deletionRule"]
-        return Relationship(
-            name: xml["name"] ?? "",
-            destinationEntityName: xml["destinationEntity"],
-            inverseName: xml["inverseName"],
-            inverseEntityName: xml["inverseEntity"],
-            isToMany: xml.bool("toMany") ?? false,
-            isOrdered: xml.bool("ordered") ?? false,
-            isOptional: xml.bool("optional") ?? false,
-            isTransient: xml.bool("transient") ?? false,
-            minCount: xml.int("minCount"),
-            maxCount: xml.int("maxCount"),
-            deletionRule: rule.map(DeleteRule.init(xmlName:)) ?? .nullify,
-            declaresDeletionRule: rule != nil,
-            elementID: xml["elementID"],
-            versionHashModifier: xml["versionHashModifier"],
-            renamingIdentifier: xml["renamingIdentifier"],
-            userInfo: UserInfo(element.userInfo),
-            xmlAttributes: xml,
-            location: element.location)
+        // A missing `deletionRule` means Nullify to Core Data; `declaresDeletionRule` remembers it.
+        var result = Relationship(name: "", destinationEntityName: nil, isOptional: false,
+                                  declaresDeletionRule: false, userInfo: UserInfo(element.userInfo),
+                                  xmlAttributes: element.attributes, location: element.location)
+        for attribute in element.attributes {
+            let value = attribute.value
+            switch attribute.known {
+            case .name: result.name = value
+            case .destinationEntity: result.destinationEntityName = value
+            case .inverseName: result.inverseName = value
+            case .inverseEntity: result.inverseEntityName = value
+            case .toMany: result.isToMany = XMLAttributes.bool(value) ?? false
+            case .ordered: result.isOrdered = XMLAttributes.bool(value) ?? false
+            case .optional: result.isOptional = XMLAttributes.bool(value) ?? false
+            case .transient: result.isTransient = XMLAttributes.bool(value) ?? false
+            case .minCount: result.minCount = Int(value)
+            case .maxCount: result.maxCount = Int(value)
+            case .deletionRule:
+                result.deletionRule = DeleteRule(xmlName: value)
+                result.declaresDeletionRule = true
+            case .elementID: result.elementID = value
+            case .versionHashModifier: result.versionHashModifier = value
+            case .renamingIdentifier: result.renamingIdentifier = value
+            default: break  // unknown attributes stay in `xmlAttributes`
+            }
+        }
+        return result
     }
 }

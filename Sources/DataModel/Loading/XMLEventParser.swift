@@ -4,6 +4,8 @@ import CLibXML2
 /// One start tag as the parser reports it, with the position of its `<`.
 struct XMLStartTag {
     var name: String
+    /// The grammar's code for `name`, when it has one.
+    var known: KnownXMLName?
     var attributes: XMLAttributes
     var line: Int
     var column: Int
@@ -128,6 +130,7 @@ private final class ParseSession {
     var failure: XMLParseFailure?
     var depth = 0
     var pendingText = ""
+    var names = NameTable()
 
     init(bytes: [UInt8], lines: LineTable, options: XMLEventParser.Options,
          handle: @escaping (XMLEventParser.Event) throws -> Void) {
@@ -234,11 +237,12 @@ private final class ParseSession {
                           let valueEnd = values[base + 4] else { continue }
                     let length = valueEnd - valueStart
                     let value = String(decoding: UnsafeBufferPointer(start: valueStart, count: length), as: UTF8.self)
-                    attributes.append(.init(name: String(cString: name), value: value))
+                    let (decoded, known) = session.names.name(at: name)
+                    attributes.append(.init(name: decoded, value: value, known: known))
                 }
             }
-            let name = localName.map { String(cString: $0) } ?? ""
-            session.deliver(.start(XMLStartTag(name: name, attributes: XMLAttributes(attributes),
+            let (name, known) = localName.map { session.names.name(at: $0) } ?? ("", nil)
+            session.deliver(.start(XMLStartTag(name: name, known: known, attributes: XMLAttributes(attributes),
                                                 line: line, column: column)))
         }
 
@@ -246,7 +250,7 @@ private final class ParseSession {
             guard let session = ParseSession.from(userData), session.failure == nil else { return }
             session.flushText()
             session.depth -= 1
-            session.deliver(.end(name: localName.map { String(cString: $0) } ?? ""))
+            session.deliver(.end(name: localName.map { session.names.name(at: $0).name } ?? ""))
         }
 
         if reportsText {
@@ -284,5 +288,40 @@ private final class ParseSession {
             session.fail(.malformed, message, line: Int(max(1, error.pointee.line)), column: Int(max(1, error.pointee.int2)))
         }
         return handler
+    }
+}
+
+/// Names by the pointer libxml2 hands out for them. SAX2 takes element and attribute
+/// names from the parser's dictionary, so one name has one pointer for the whole parse:
+/// each distinct name is decoded (and looked up in the grammar) once. A small open-addressing
+/// table keyed by the pointer's bits avoids hashing strings for every attribute.
+struct NameTable {
+    private struct Slot {
+        var pointer: UnsafePointer<xmlChar>
+        var name: String
+        var known: KnownXMLName?
+    }
+
+    private static let capacity = 512  // a power of two; models use well under 100 names
+    private var slots = [Slot?](repeating: nil, count: NameTable.capacity)
+    private var count = 0
+
+    mutating func name(at pointer: UnsafePointer<xmlChar>) -> (name: String, known: KnownXMLName?) {
+        let mask = Self.capacity - 1
+        let bits = UInt(bitPattern: pointer)
+        var index = Int((bits >> 4) ^ (bits >> 13)) & mask
+        while let slot = slots[index] {
+            if slot.pointer == pointer { return (slot.name, slot.known) }
+            index = (index + 1) & mask
+        }
+        let name = String(cString: pointer)
+        let known = KnownXMLName(spelling: name)
+        // Keep the table at most three quarters full, so probes stay short; past that,
+        // names are still decoded correctly, just not remembered.
+        if count < Self.capacity * 3 / 4 {
+            slots[index] = Slot(pointer: pointer, name: name, known: known)
+            count += 1
+        }
+        return (name, known)
     }
 }

@@ -1,0 +1,5 @@
+import CoreData
+
+final class Item: Trackable {
+    var displayTitle: String { title ?? "Untitled" }
+}

@@ -1,0 +1,6 @@
+import CoreData
+
+@objc(LegacyNote)
+final class Note: NSManagedObject {
+    @NSManaged var body: String
+}

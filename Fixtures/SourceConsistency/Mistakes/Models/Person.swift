@@ -1,0 +1,7 @@
+import CoreData
+
+final class Person: NSManagedObject {
+    @NSManaged var name: String?
+    @NSManaged var visits: Int
+    @NSManaged var items: NSSet?
+}

@@ -1,0 +1,114 @@
+import DataModel
+import Foundation
+
+/// Finds and reads the Swift files that `--sources` paths name: a `.swift` file, or a folder
+/// searched recursively.
+struct SwiftSourceFinder: Sendable {
+    /// Larger files are reported, not read: generated sources this big hold no hand-written
+    /// `NSManagedObject` subclass, and the bound keeps any input cheap.
+    static let maximumFileSize = 8 * 1024 * 1024
+
+    /// Folders never entered: build output, version control and dependencies, as for models
+    /// (`.build-NAME` scratch folders included).
+    static func isSkippedFolder(_ name: String) -> Bool {
+        ModelLoader.skippedFolderNames.contains(name) || name.hasPrefix(".build")
+    }
+
+    /// The readable Swift files under `paths`, each once, in the order given and by name
+    /// within a folder; and a problem for each path or file that could not be used.
+    func files(under paths: [String]) -> (files: [SwiftSourceFile], problems: [SourceProblem]) {
+        var files: [SwiftSourceFile] = []
+        var problems: [SourceProblem] = []
+        var seen: Set<String> = []
+        for path in paths {
+            let found: [String]
+            do {
+                found = try swiftFilePaths(for: path)
+            } catch {
+                problems.append(error)
+                continue
+            }
+            for file in found {
+                let identity = URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
+                guard seen.insert(identity).inserted else { continue }
+                do {
+                    files.append(try read(file))
+                } catch {
+                    problems.append(error)
+                }
+            }
+        }
+        return (files, problems)
+    }
+
+    private func swiftFilePaths(for path: String) throws(SourceProblem) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw SourceProblem(path: path, reason: .notFound)
+        }
+        guard isDirectory.boolValue else {
+            guard path.hasSuffix(".swift") else {
+                throw SourceProblem(path: path, reason: .noSwiftSources(
+                    "not a Swift source: pass a folder of Swift sources or a .swift file to --sources"))
+            }
+            return [path]
+        }
+        let found = searchFolder(path)
+        guard !found.isEmpty else {
+            throw SourceProblem(path: path, reason: .noSwiftSources("no .swift file in this folder or below it"))
+        }
+        return found
+    }
+
+    /// `.swift` files under `folder`, depth first in name order. Symbolic links to folders
+    /// are not followed, so a link cycle cannot trap the search.
+    private func searchFolder(_ folder: String) -> [String] {
+        var found: [String] = []
+        var pending = [folder]
+        let fileManager = FileManager.default
+        while let current = pending.popLast() {
+            guard let names = try? fileManager.contentsOfDirectory(atPath: current) else { continue }
+            var subfolders: [String] = []
+            for name in names.sorted() {
+                let child = current.hasSuffix("/") ? current + name : current + "/" + name
+                guard let type = try? fileManager.attributesOfItem(atPath: child)[.type] as? FileAttributeType
+                else { continue }
+                if type == .typeDirectory {
+                    if !Self.isSkippedFolder(name) { subfolders.append(child) }
+                } else if name.hasSuffix(".swift"), type == .typeRegular || type == .typeSymbolicLink {
+                    found.append(child)
+                }
+            }
+            // Push in reverse so the first name is searched first.
+            pending.append(contentsOf: subfolders.reversed())
+        }
+        return found
+    }
+
+    private func read(_ path: String) throws(SourceProblem) -> SwiftSourceFile {
+        let data: Data
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            if let size = (attributes[.size] as? NSNumber)?.intValue, size > Self.maximumFileSize {
+                throw SourceProblem(path: path, reason: .tooLarge(bytes: size, limit: Self.maximumFileSize))
+            }
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch let problem as SourceProblem {
+            throw problem
+        } catch {
+            throw SourceProblem(path: path, reason: .unreadable(Self.plainReason(error)))
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw SourceProblem(path: path, reason: .notUTF8)
+        }
+        return SwiftSourceFile(path: path, text: text)
+    }
+
+    /// The last sentence of Foundation's error, without its "The file … couldn't be opened" prefix.
+    private static func plainReason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        return (underlying ?? error as NSError).localizedDescription.lowercased()
+    }
+}
+
+extension SourceProblem: Error {}

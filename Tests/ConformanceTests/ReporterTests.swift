@@ -1,0 +1,126 @@
+import Conformance
+import Foundation
+import ReferenceStore
+import Testing
+
+/// Reporters are pure functions of the results; these pin their exact output.
+@Suite struct ReporterTests {
+    static let results = [
+        ScenarioResult(scenarioID: "deny.a", adapterName: "mine", verdict: .pass, file: "S/deny/a.yaml", seconds: 0.0123),
+        ScenarioResult(scenarioID: "deny.b", adapterName: "mine", verdict: .fail(message: "save (error): expected <1600> & \"more\"", line: 12),
+                       file: "S/deny/b.yaml", seconds: 1.5),
+        ScenarioResult(scenarioID: "cascade.c", adapterName: "mine", verdict: .fail(message: "boom", line: nil),
+                       file: "S/cascade/c.yaml", seconds: 0),
+        ScenarioResult(scenarioID: "cascade.d", adapterName: "mine", verdict: .pass, file: "S/cascade/d.yaml", seconds: 0),
+        ScenarioResult(scenarioID: "ordered.e", adapterName: "mine", verdict: .skip(missingFeatures: [.ordered]),
+                       file: "S/ordered/e.yaml", seconds: 0),
+    ]
+    static let summary = RunSummary(adapterName: "mine", results: results, expectedFailures: ExpectedFailures(
+        entries: [.init(pattern: "cascade.*", line: 1)], file: "xfail.txt"))
+
+    @Test func text() {
+        #expect(TextReporter.report([Self.summary]) == """
+            PASS  deny.a (mine)
+            FAIL  deny.b (mine) S/deny/b.yaml:12: save (error): expected <1600> & "more"
+            XFAIL cascade.c (mine) S/cascade/c.yaml: boom
+            XPASS cascade.d (mine) S/cascade/d.yaml: passed, but xfail.txt lists it as expected to fail; remove it from the list
+            SKIP  ordered.e (mine) S/ordered/e.yaml: needs 'ordered', which the adapter does not support
+            mine: 5 scenarios: 1 passed, 1 failed, 1 expected to fail, 1 passed unexpectedly, 1 skipped
+
+            """)
+    }
+
+    @Test func junit() {
+        #expect(JUnitReporter.report([Self.summary]) == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites>
+              <testsuite name="conformance.mine" tests="5" failures="2" errors="0" skipped="1">
+                <testcase classname="deny" name="deny.a" file="S/deny/a.yaml" time="0.012"/>
+                <testcase classname="deny" name="deny.b" file="S/deny/b.yaml" time="1.500">
+                  <failure message="save (error): expected &lt;1600&gt; &amp; &quot;more&quot;">S/deny/b.yaml:12</failure>
+                </testcase>
+                <testcase classname="cascade" name="cascade.c" file="S/cascade/c.yaml" time="0.000">
+                  <system-out>expected failure: boom</system-out>
+                </testcase>
+                <testcase classname="cascade" name="cascade.d" file="S/cascade/d.yaml" time="0.000">
+                  <failure message="passed, but xfail.txt lists it as expected to fail; remove it from the list">S/cascade/d.yaml</failure>
+                </testcase>
+                <testcase classname="ordered" name="ordered.e" file="S/ordered/e.yaml" time="0.000">
+                  <skipped message="needs &apos;ordered&apos;, which the adapter does not support"/>
+                </testcase>
+              </testsuite>
+            </testsuites>
+
+            """)
+    }
+
+    @Test func json() throws {
+        let text = JSONReporter.report([Self.summary])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? Int == 1)
+        let run = try #require((document["runs"] as? [[String: Any]])?.first)
+        #expect(run["adapter"] as? String == "mine")
+        #expect(run["successful"] as? Bool == false)
+        #expect(run["counts"] as? [String: Int] == ["pass": 1, "fail": 1, "expected-failure": 1, "unexpected-pass": 1, "skip": 1])
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.map { $0["outcome"] as? String } == ["pass", "fail", "expected-failure", "unexpected-pass", "skip"])
+        #expect(results[1]["line"] as? Int == 12)
+        #expect(results[1]["file"] as? String == "S/deny/b.yaml")
+        #expect(results[1]["message"] as? String == "save (error): expected <1600> & \"more\"")
+        #expect(results[0]["seconds"] as? Double == 0.012)
+        #expect(results[0]["message"] == nil)
+    }
+
+    @Test func matrixIsDeterministicAndMarksStanding() throws {
+        let scenarios = try Fixtures.allScenarios().filter { ["deny.non-empty-to-many-fails", "nullify.to-one"].contains($0.id) }
+        let summary = RunSummary(adapterName: "mine", results: [
+            ScenarioResult(scenarioID: "deny.non-empty-to-many-fails", adapterName: "mine",
+                           verdict: .fail(message: "x", line: 1), file: "f", seconds: 3),
+            ScenarioResult(scenarioID: "nullify.to-one", adapterName: "mine", verdict: .pass, file: "f", seconds: 9),
+        ])
+        let markdown = ConformanceMatrix(scenarios: scenarios, summaries: [summary], command: "momlint conformance").markdown()
+        #expect(markdown.contains("| mine | 1 | 1 | 0 | 0 | 0 |"))
+        #expect(markdown.contains("| `deny.non-empty-to-many-fails` | deleting a department that still has employees fails "
+            + "with 1600, and after a reset nothing has changed | *inferred* (Q5) | ❌ |"))
+        #expect(markdown.contains("| `nullify.to-one` | deleting a person clears the driver of their car, and the car stays | documented | ✅ |"))
+        #expect(!markdown.contains("3.0") && !markdown.contains("9.0"), "timings make the report volatile")
+        #expect(markdown.range(of: "## deny")!.lowerBound < markdown.range(of: "## nullify")!.lowerBound)
+    }
+}
+
+/// `reports/conformance.md` is generated; this fails when the committed file no longer matches
+/// the scenarios or the reference store's results. (CI also runs `momlint conformance
+/// --adapter reference --adapter … --check-report reports/conformance.md` for every adapter.)
+@Suite struct ConformanceReportTests {
+    @Test func theCommittedReportIsCurrentForTheReferenceStore() async throws {
+        let committed = try String(contentsOfFile: Fixtures.reportPath, encoding: .utf8)
+        let scenarios = try Fixtures.allScenarios()
+        let results = await ConformanceRunner().run(scenarios, adapter: ReferenceStoreAdapter())
+        let fresh = ConformanceMatrix(scenarios: scenarios, summaries: [RunSummary(adapterName: "reference", results: results)],
+                                      command: "").markdown()
+        // Compare the reference column of every scenario row; other adapters' columns may be there too.
+        let expectedRows = Self.rows(fresh, column: "reference")
+        let committedRows = Self.rows(committed, column: "reference")
+        #expect(committedRows == expectedRows, """
+            reports/conformance.md is stale; regenerate it with \
+            'swift run momlint conformance --adapter reference --write-report reports/conformance.md' \
+            (adding every other adapter the report shows)
+            """)
+    }
+
+    /// Scenario id → (behaviour, standing, the cell of `column`), from every scenario table.
+    static func rows(_ markdown: String, column: String) -> [String: [String]] {
+        var rows: [String: [String]] = [:]
+        var columnIndex: Int?
+        for line in markdown.split(separator: "\n") where line.hasPrefix("|") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            if cells.first == "Scenario" {
+                columnIndex = cells.firstIndex(of: column)
+            } else if let id = cells.first, id.hasPrefix("`"), let columnIndex, columnIndex < cells.count {
+                rows[id] = [cells[1], cells[2], cells[columnIndex]]
+            }
+        }
+        return rows
+    }
+}

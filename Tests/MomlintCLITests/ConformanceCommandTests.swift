@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `momlint conformance` end to end: the built binary, its output and its exit codes.
+@Suite struct ConformanceCommandTests {
+    @Test func aPassingRunExitsZeroAndSaysSo() throws {
+        let output = try MomlintProcess.run(["conformance", "--adapter", "reference", "--filter", "deny.*"])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("PASS  deny.non-empty-to-many-fails (reference)\n"))
+        #expect(output.standardOutput.hasSuffix("reference: 10 scenarios: 10 passed, 0 failed\n"))
+    }
+
+    @Test func anUnexpectedPassExitsOneAndAStaleListLineIsNoted() throws {
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("xfail-\(UUID().uuidString).txt")
+        try "deny.empty-to-many-succeeds  # claimed broken\nno.such-scenario\n".write(to: list, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: list) }
+        let output = try MomlintProcess.run(["conformance", "--filter", "deny.empty-*", "--expected-failures", list.path])
+        #expect(output.status == 1)
+        #expect(output.standardOutput.contains("XPASS deny.empty-to-many-succeeds (reference)"))
+        #expect(output.standardError.contains("\(list.path):2: note: 'no.such-scenario' matches no scenario; remove it"))
+    }
+
+    @Test func jsonAndJUnitReporters() throws {
+        let json = try MomlintProcess.run(["conformance", "--filter", "cascade.to-one", "--reporter", "json"])
+        #expect(json.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? Int == 1)
+
+        let junit = try MomlintProcess.run(["conformance", "--filter", "cascade.to-one", "--reporter", "junit"])
+        #expect(junit.status == 0)
+        #expect(junit.standardOutput.contains(#"<testcase classname="cascade" name="cascade.to-one""#))
+    }
+
+    @Test func wrongInputExitsTwoWithOneClearLine() throws {
+        let adapter = try MomlintProcess.run(["conformance", "--adapter", "mongo"])
+        #expect(adapter.status == 2)
+        #expect(adapter.standardError.contains("error: unknown adapter 'mongo'; known adapters: reference"))
+
+        let filter = try MomlintProcess.run(["conformance", "--filter", "nothing.matches"])
+        #expect(filter.status == 2)
+        #expect(filter.standardError.contains("error: no scenario in Fixtures/Scenarios matches 'nothing.matches'"))
+
+        let reporter = try MomlintProcess.run(["conformance", "--reporter", "xml"])
+        #expect(reporter.status == 2)
+        #expect(reporter.standardError.contains("unknown reporter 'xml'; use one of: text, json, junit"))
+    }
+
+    @Test func aBrokenScenarioFileIsNamedWithItsLineAndTheRestStillRun() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenarios-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("deny"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = try String(contentsOf: MomlintProcess.packageRoot
+            .appendingPathComponent("Fixtures/Scenarios/deny/empty-to-many-succeeds.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "../../Models", with: MomlintProcess.packageRoot.appendingPathComponent("Fixtures/Models").path)
+        try good.write(to: directory.appendingPathComponent("deny/good.yaml"), atomically: true, encoding: .utf8)
+        try good.replacingOccurrences(of: "id: deny.empty-to-many-succeeds", with: "id: deny.broken")
+            .replacingOccurrences(of: "delete: sales", with: "delete: nobody")
+            .write(to: directory.appendingPathComponent("deny/broken.yaml"), atomically: true, encoding: .utf8)
+
+        let output = try MomlintProcess.run(["conformance", "--scenarios", directory.path])
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("deny/broken.yaml:11:"))
+        #expect(output.standardError.contains("error: no object named 'nobody' has been inserted by an earlier step"))
+        #expect(output.standardOutput.contains("PASS  deny.empty-to-many-succeeds"))
+    }
+
+    @Test func checkReportPassesOnTheCommittedReportAndFailsOnAStaleOne() throws {
+        let current = try MomlintProcess.run(["conformance", "--check-report", "reports/conformance.md"])
+        #expect(current.status == 0, "\(current.standardError)")
+
+        let stale = FileManager.default.temporaryDirectory.appendingPathComponent("stale-\(UUID().uuidString).md")
+        try "# Conformance matrix\n".write(to: stale, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: stale) }
+        let output = try MomlintProcess.run(["conformance", "--check-report", stale.path])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("error: the conformance report is stale; regenerate it with "
+            + "'momlint conformance --adapter reference --write-report \(stale.path)' and commit it"))
+    }
+}
