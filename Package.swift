@@ -95,7 +95,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SQLiteStoreTests",
-            dependencies: ["SQLiteStore", "Conformance", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SQLiteStore", "SQLiteCascadeBenchmark", "Conformance", "DataModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

@@ -1,3 +1,4 @@
+import SQLiteCascadeBenchmark
 import Testing
 @testable import SQLiteStore
 
@@ -9,7 +10,7 @@ import Testing
     @Test func aRootCascadingToOneHundredThousandChildrenGoesInOneSave() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("FanOut.sqlite")
-        let model = try TestModels.cascades()
+        let model = try CascadeShape.model()
         var store = try SQLiteObjectStore(path: path, model: model)
         let root = try store.insert("Root")
         for index in 0..<Self.size {
@@ -33,7 +34,7 @@ import Testing
     @Test func aChainOfOneHundredThousandNodesIsDeletedFromItsHead() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("Chain.sqlite")
-        let model = try TestModels.cascades()
+        let model = try CascadeShape.model()
         var store = try SQLiteObjectStore(path: path, model: model)
         let head = try store.insert("Node")
         var tail = head

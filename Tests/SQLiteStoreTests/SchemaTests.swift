@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteCascadeBenchmark
 import Testing
 @testable import SQLiteStore
 
@@ -100,7 +101,7 @@ import Testing
         let path = scratch.path("Company.sqlite")
         try SQLiteObjectStore(path: path, model: TestModels.company()).close()
         #expect {
-            try SQLiteObjectStore(path: path, model: TestModels.cascades())
+            try SQLiteObjectStore(path: path, model: CascadeShape.model())
         } throws: { error in
             let error = error as? SQLiteStoreError
             return error?.kind == .incompatibleFile && error!.message.contains("was created for a different model")

@@ -59,23 +59,6 @@ enum TestModels {
             </entity>
             """)
     }
-
-    /// A root cascading to its children, and a chain of nodes each cascading to the next.
-    static func cascades() throws -> Model {
-        try model("""
-            <entity name="Root">
-                <relationship name="children" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Child" inverseName="root" inverseEntity="Child"/>
-            </entity>
-            <entity name="Child">
-                <attribute name="index" optional="YES" attributeType="Integer 64"/>
-                <relationship name="root" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Root" inverseName="children" inverseEntity="Root"/>
-            </entity>
-            <entity name="Node">
-                <relationship name="next" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Node" inverseName="previous" inverseEntity="Node"/>
-                <relationship name="previous" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Node" inverseName="next" inverseEntity="Node"/>
-            </entity>
-            """)
-    }
 }
 
 /// A scratch directory for one test, removed when the value is released.

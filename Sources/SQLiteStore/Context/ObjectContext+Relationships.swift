@@ -75,17 +75,7 @@ extension ObjectContext {
     /// Does nothing when the destination is not there.
     mutating func unlink(_ id: ObjectID, _ slot: PropertySlot, from destination: ObjectID, _ db: Database) throws {
         let relationship = try relationshipMapping(id, slot, db)
-        switch slot {
-        case .toOne(let index):
-            guard objects[id]!.toOnes[index] == destination else { return }
-            setToOne(id, index, nil)
-        case .toMany(let index):
-            guard let position = try members(of: id, index, db).firstIndex(of: destination) else { return }
-            objects[id]!.toManys[index]!.current.remove(at: position)
-            objects[id]!.isChanged = true
-        case .attribute:
-            return
-        }
+        guard try drop(destination, from: id, slot, db) else { return }
         try detachInverse(relationship, of: id, from: destination, db)
     }
 
@@ -104,17 +94,26 @@ extension ObjectContext {
     mutating func detachInverse(_ relationship: RelationshipMapping, of source: ObjectID, from destination: ObjectID,
                                 _ db: Database) throws {
         guard let inverse = relationship.inverse, try state(destination, db) != nil else { return }
-        switch inverse {
+        try drop(source, from: destination, inverse, db)
+    }
+
+    /// Takes `member` out of one relationship of `owner`, without touching the inverse: a
+    /// to-one becomes nil only if it points at `member`; a to-many keeps the order of the rest.
+    /// Returns whether anything changed.
+    @discardableResult
+    private mutating func drop(_ member: ObjectID, from owner: ObjectID, _ slot: PropertySlot, _ db: Database) throws -> Bool {
+        switch slot {
         case .toOne(let index):
-            if objects[destination]!.toOnes[index] == source { setToOne(destination, index, nil) }
+            guard objects[owner]!.toOnes[index] == member else { return false }
+            setToOne(owner, index, nil)
         case .toMany(let index):
-            if let position = try members(of: destination, index, db).firstIndex(of: source) {
-                objects[destination]!.toManys[index]!.current.remove(at: position)
-                objects[destination]!.isChanged = true
-            }
+            guard let position = try members(of: owner, index, db).firstIndex(of: member) else { return false }
+            objects[owner]!.toManys[index]!.current.remove(at: position)
+            objects[owner]!.isChanged = true
         case .attribute:
-            break
+            return false
         }
+        return true
     }
 
     /// `source` now relates to `destination`: add `source` to the destination's inverse. A
@@ -128,17 +127,7 @@ extension ObjectContext {
             let previous = objects[destination]!.toOnes[index]
             guard previous != source else { return }
             if let previous, try state(previous, db) != nil {
-                switch slot {
-                case .toOne(let own):
-                    if objects[previous]!.toOnes[own] == destination { setToOne(previous, own, nil) }
-                case .toMany(let own):
-                    if let position = try members(of: previous, own, db).firstIndex(of: destination) {
-                        objects[previous]!.toManys[own]!.current.remove(at: position)
-                        objects[previous]!.isChanged = true
-                    }
-                case .attribute:
-                    break
-                }
+                try drop(destination, from: previous, slot, db)
             }
             setToOne(destination, index, source)
         case .toMany(let index):

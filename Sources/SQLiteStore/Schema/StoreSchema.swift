@@ -178,31 +178,21 @@ private struct LayoutBuilder {
                 let tableName = globalNames.claim("Z_\(a + 1)\(relationship.name.uppercased())")
                 let ownerTable = tableOfEntity[a]
                 let memberTable = tableOfEntity[storeIndex(destination)]
-                if let inverse {
-                    let b = storeIndex(destination)
-                    let symmetric = b == a && inverse.name == relationship.name
-                    let owner = columns.claim("Z_\(a + 1)\(inverse.name.uppercased())")
-                    let member = columns.claim("Z_\(b + 1)\(relationship.name.uppercased())")
-                    let ownerOrder = relationship.isOrdered ? columns.claim("Z_FOK_\(b + 1)\(relationship.name.uppercased())") : nil
-                    let memberOrder = inverse.isOrdered && !symmetric ? columns.claim("Z_FOK_\(a + 1)\(inverse.name.uppercased())") : nil
-                    joinTables.append(JoinTableMapping(
-                        name: tableName, ownerColumn: owner, memberColumn: member,
-                        ownerOrderColumn: ownerOrder, memberOrderColumn: memberOrder,
-                        ownerTable: ownerTable, memberTable: memberTable, isSymmetric: symmetric))
-                    joinOf[key] = (joinTables.count - 1, .owner)
-                    indexMemberColumn(of: joinTables[joinTables.count - 1])
-                    if !symmetric { joinOf[PropertyKey(entity: b, name: inverse.name)] = (joinTables.count - 1, .member) }
-                } else {
-                    let owner = columns.claim("Z_\(a + 1)OWNER")
-                    let member = columns.claim("Z_\(storeIndex(destination) + 1)\(relationship.name.uppercased())")
-                    let ownerOrder = relationship.isOrdered ? columns.claim("Z_FOK_\(storeIndex(destination) + 1)\(relationship.name.uppercased())") : nil
-                    joinTables.append(JoinTableMapping(
-                        name: tableName, ownerColumn: owner, memberColumn: member,
-                        ownerOrderColumn: ownerOrder, memberOrderColumn: nil,
-                        ownerTable: ownerTable, memberTable: memberTable, isSymmetric: false))
-                    joinOf[key] = (joinTables.count - 1, .owner)
-                    indexMemberColumn(of: joinTables[joinTables.count - 1])
-                }
+                let b = storeIndex(destination)
+                let symmetric = inverse.map { b == a && $0.name == relationship.name } ?? false
+                // The owner column is named for the relationship pointing back at the owner;
+                // without an inverse there is none, hence OWNER.
+                let owner = columns.claim("Z_\(a + 1)" + (inverse?.name.uppercased() ?? "OWNER"))
+                let member = columns.claim("Z_\(b + 1)\(relationship.name.uppercased())")
+                let ownerOrder = relationship.isOrdered ? columns.claim("Z_FOK_\(b + 1)\(relationship.name.uppercased())") : nil
+                let memberOrder = inverse.flatMap { $0.isOrdered && !symmetric ? columns.claim("Z_FOK_\(a + 1)\($0.name.uppercased())") : nil }
+                joinTables.append(JoinTableMapping(
+                    name: tableName, ownerColumn: owner, memberColumn: member,
+                    ownerOrderColumn: ownerOrder, memberOrderColumn: memberOrder,
+                    ownerTable: ownerTable, memberTable: memberTable, isSymmetric: symmetric))
+                joinOf[key] = (joinTables.count - 1, .owner)
+                if let inverse, !symmetric { joinOf[PropertyKey(entity: b, name: inverse.name)] = (joinTables.count - 1, .member) }
+                indexMemberColumn(of: joinTables[joinTables.count - 1])
             }
         }
     }
