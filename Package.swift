@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
         .library(name: "ProcessAdapter", targets: ["ProcessAdapter"]),
+        .library(name: "Reporting", targets: ["Reporting"]),
+        .library(name: "Configuring", targets: ["Configuring"]),
+        .plugin(name: "LintModels", targets: ["LintModels"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -61,12 +64,19 @@ let package = Package(
         // A store in any language, run as a child process speaking line-delimited JSON
         // (`--adapter exec:COMMAND`; docs/implementers.md). Knows nothing of the linter.
         .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport"]),
+        // Reporters (findings in, text out) and the entity-relationship graph renderers.
+        .target(name: "Reporting", dependencies: ["Linting", "DataModel"]),
+        // `.momlint.yml`: finding it, reading it with Yams, and turning it into an engine.
+        .target(
+            name: "Configuring",
+            dependencies: ["Linting", "DataModel", .product(name: "Yams", package: "Yams")]
+        ),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
                 "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
-                "ModelExport", "ProcessAdapter",
+                "ModelExport", "ProcessAdapter", "Reporting", "Configuring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,6 +94,20 @@ let package = Package(
             name: "ProcessAdapterTests",
             dependencies: ["ProcessAdapter", "Conformance", "DataModel"],
             exclude: ["Shims"]
+        ),
+        .testTarget(
+            name: "ReportingTests",
+            dependencies: ["Reporting", "Configuring", "Linting", "DataModel"],
+            exclude: ["Expected", "Fixtures", "Schemas"]
+        ),
+        // `swift package lint-models`: lints the models of the package it runs in. It builds
+        // momlint when run instead of declaring it a dependency, which would make every
+        // `swift build` compile momlint again for the host.
+        .plugin(
+            name: "LintModels",
+            capability: .command(
+                intent: .custom(verb: "lint-models", description: "Lint the package's Core Data models with momlint")
+            )
         ),
     ]
 )

@@ -6,6 +6,11 @@ public struct LintRun: Sendable {
     public struct ModelReport: Sendable {
         public var model: Model
         public var findings: [Finding]
+
+        public init(model: Model, findings: [Finding]) {
+            self.model = model
+            self.findings = findings
+        }
     }
 
     public var reports: [ModelReport]

@@ -1,19 +1,26 @@
 import ArgumentParser
+import Configuring
 import DataModel
 import Foundation
 import Linting
+import Reporting
 import SourceConsistency
 
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Lint .xcdatamodeld bundles, .xcdatamodel folders, contents files, or folders holding them."
+        abstract: "Lint .xcdatamodeld bundles, .xcdatamodel folders, contents files, or folders holding them.",
+        discussion: """
+            Configuration comes from the nearest .momlint.yml in the working directory or above it, \
+            or from --config. Reporters: \(ReporterCatalogue.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).
+            """
     )
 
     @Argument(help: ArgumentHelp(
-        "Models to lint: .xcdatamodeld bundles, .xcdatamodel folders, contents files, or folders to search.",
+        "Models to lint: .xcdatamodeld bundles, .xcdatamodel folders, contents files, or folders to search. "
+            + "Default: 'included' from the configuration, else the working directory.",
         valueName: "path"))
-    var paths: [String] = ["."]
+    var paths: [String] = []
 
     @Flag(help: "Lint every version in a bundle, not only the current one.")
     var allVersions = false
@@ -23,30 +30,105 @@ struct LintCommand: ParsableCommand {
         valueName: "dir"))
     var sourceDirectories: [String] = []
 
+    @Option(name: .customLong("reporter"), help: ArgumentHelp(
+        "A report format, to standard output (NAME) or to a file (NAME:FILE); repeat for several. "
+            + "Formats: \(ReporterCatalogue.names.joined(separator: ", ")). Default: xcode.",
+        valueName: "name[:file]"))
+    var reporters: [String] = []
+
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "A configuration file to use instead of the nearest .momlint.yml; repeat to merge several, later ones winning.",
+        valueName: "file"))
+    var configurationFiles: [String] = []
+
+    @Option(help: ArgumentHelp("Report only findings not recorded in this baseline file.", valueName: "file"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Record the current findings in this baseline file.", valueName: "file"))
+    var writeBaseline: String?
+
+    @Flag(help: "Fail (exit 1) on warnings too, not only on errors.")
+    var strict = false
+
+    @Flag(help: "Report errors only, and print no notes or summary line.")
+    var quiet = false
+
     func run() throws {
-        var run = LintRun(paths: paths, loader: ModelLoader(loadsAllVersions: allVersions))
-        run.checkSources(in: sourceDirectories)
         var standardError = StandardError()
-        for note in run.notes { print(note, to: &standardError) }
-        for failure in run.loadFailures { print(failure, to: &standardError) }
-        for finding in run.findings {
-            print("\(finding.location): \(finding.severity.rawValue): \(finding.message) (\(finding.ruleID))")
+        let writer: ReportWriter
+        let loaded: ConfigurationFile.Loaded
+        let engine: LintEngine
+        let baselineFile: Baseline?
+        do {
+            writer = ReportWriter(destinations: try reporters.map(ReporterDestination.init(parsing:)))
+            loaded = try ConfigurationFile.load(explicitFiles: configurationFiles, otherRuleIDs: Self.sourceRules.map(\.id))
+            engine = try loaded.configuration.engine()
+            baselineFile = try baseline.map(Baseline.read(from:))
+        } catch {
+            print(Self.diagnosticLine(for: error), to: &standardError)
+            throw ExitCode.inputError
         }
-        print(summary(of: run), to: &standardError)
-        if !run.loadFailures.isEmpty { throw ExitCode.inputError }
-        if run.count(of: .error) > 0 { throw ExitCode.findings }
+        let configuration = loaded.configuration
+        if !quiet { for warning in loaded.warnings { print(warning, to: &standardError) } }
+
+        var run = LintRun(paths: configuration.paths(arguments: paths), loader: ModelLoader(loadsAllVersions: allVersions),
+                          engine: engine)
+        run.checkSources(in: sourceDirectories)
+        run = configuration.applied(to: configuration.excluding(from: run))
+        var inputFailed = !run.loadFailures.isEmpty
+        if let writeBaseline {
+            let recorded = Baseline(recording: run.findings, folder: Self.folder(of: writeBaseline))
+            do {
+                try recorded.write(to: writeBaseline)
+            } catch {
+                print(error, to: &standardError)
+                inputFailed = true
+            }
+        }
+        var baselined = 0
+        if let baselineFile, let baseline {
+            (run, baselined) = run.applying(baselineFile, folder: Self.folder(of: baseline))
+        }
+        let failsOnWarnings = strict || configuration.strict == true
+        let hasFailingFinding = run.count(of: .error) > 0 || (failsOnWarnings && run.count(of: .warning) > 0)
+        if quiet { run = run.keepingFindings { $1.severity == .error } }
+
+        if !quiet { for note in run.notes { print(note, to: &standardError) } }
+        for failure in run.loadFailures { print(failure, to: &standardError) }
+        var context = ReportContext(engine: engine, toolVersion: Momlint.version)
+        if !sourceDirectories.isEmpty {
+            context.rules += Self.sourceRules.filter { configuration.admits(ruleID: $0.id) }
+                .map { ReportContext.RuleInfo(description: $0, severity: configuration.severity(of: $0)) }
+        }
+        do {
+            print(try writer.write(run, context: context), terminator: "")
+        } catch {
+            print(error, to: &standardError)
+            inputFailed = true
+        }
+        if !quiet && !writer.printsTotals {
+            // The terminal always learns the totals: on stdout when no report went there.
+            let summary = RunSummary.line(for: run, baselined: baselined)
+            if writer.writesToStandardOutput { print(summary, to: &standardError) } else { print(summary) }
+        }
+        if inputFailed { throw ExitCode.inputError }
+        if hasFailingFinding { throw ExitCode.findings }
     }
 
-    private func summary(of run: LintRun) -> String {
-        let models = run.reports.count
-        let errors = run.count(of: .error)
-        let warnings = run.count(of: .warning)
-        var line = "Linted \(models) model\(models == 1 ? "" : "s"): "
-            + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
-        if !run.loadFailures.isEmpty {
-            line += "; \(run.loadFailures.count) input\(run.loadFailures.count == 1 ? "" : "s") could not be loaded"
+    /// The rules `--sources` runs besides the engine's: configurable by id like any rule.
+    static var sourceRules: [RuleDescription] { SourceRuleCatalogue.all.map { $0.description } }
+
+    /// Errors that name their file already read `file:line:column: error: …`; others get the prefix.
+    static func diagnosticLine(for error: any Error) -> String {
+        switch error {
+        case let error as ConfigurationDiagnostic: error.description
+        case let error as BaselineError: error.description
+        default: "error: \(error)"
         }
-        return line + "."
+    }
+
+    private static func folder(of file: String) -> String {
+        (FilePaths.absolute(file) as NSString).deletingLastPathComponent
     }
 }
 

@@ -14,7 +14,7 @@ struct Momlint: AsyncParsableCommand {
             still linted and reported).
             """,
         version: version,
-        subcommands: [LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self],
+        subcommands: [LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self, GraphCommand.self],
         defaultSubcommand: LintCommand.self
     )
 

@@ -1,0 +1,185 @@
+import Foundation
+import Linting
+import Yams
+
+/// Walks a composed YAML document into a `LintConfiguration`, collecting a warning, with
+/// its line and column, for everything it cannot use.
+struct ConfigurationReader {
+    let file: String
+    let folder: String
+    let catalogue: [any Rule.Type]
+    /// Ids of rules the engine does not run but findings may carry (the source rules of
+    /// `--sources`): known, so configurable by severity and in the rule lists, with no options.
+    let otherRuleIDs: [String]
+    private(set) var configuration: LintConfiguration
+    private(set) var warnings: [ConfigurationDiagnostic] = []
+
+    init(file: String, folder: String, catalogue: [any Rule.Type], otherRuleIDs: [String]) {
+        self.file = file
+        self.folder = folder
+        self.catalogue = catalogue
+        self.otherRuleIDs = otherRuleIDs
+        self.configuration = LintConfiguration(files: [file])
+    }
+
+    private var ruleIDs: [String] { catalogue.map { $0.description.id } + otherRuleIDs }
+
+    mutating func read(_ root: Node) throws(ConfigurationDiagnostic) {
+        guard let mapping = root.mapping else {
+            throw ConfigurationDiagnostic(.error, file: file, line: root.mark?.line, column: root.mark?.column,
+                                          message: ConfigurationWording.notAMapping(found: Self.kind(of: root)))
+        }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            if let known = LintConfiguration.Key(rawValue: key) {
+                read(known, value)
+            } else if let rule = catalogue.first(where: { $0.description.id == key }) {
+                readRuleEntry(id: key, options: (rule as? any ConfigurableRule.Type)?.options, value)
+            } else if otherRuleIDs.contains(key) {
+                readRuleEntry(id: key, options: nil, value)
+            } else {
+                warn(at: keyNode, ConfigurationWording.unknownKey(
+                    key, suggestion: Self.closest(to: key, among: LintConfiguration.Key.allCases.map(\.rawValue) + ruleIDs)))
+            }
+        }
+    }
+
+    private mutating func read(_ key: LintConfiguration.Key, _ value: Node) {
+        switch key {
+        case .included:
+            configuration.included = strings(value, key: key.rawValue)?.map { FilePaths.absolute($0, base: folder) }
+        case .excluded:
+            configuration.excluded = (strings(value, key: key.rawValue) ?? []).map { FilePaths.absolute($0, base: folder) }
+        case .disabledRules:
+            configuration.disabledRules = Set(knownRules(value, key: key.rawValue) ?? [])
+        case .onlyRules:
+            configuration.onlyRules = knownRules(value, key: key.rawValue)
+        case .strict:
+            switch value.scalar.map({ $0.string.lowercased() }) {
+            case "true"?, "yes"?, "on"?: configuration.strict = true
+            case "false"?, "no"?, "off"?: configuration.strict = false
+            default: warn(at: value, ConfigurationWording.expectedBoolean(key.rawValue, found: value.string ?? Self.kind(of: value)))
+            }
+        }
+    }
+
+    /// `rule: error`, or `rule: {severity: error, option: value}`. `validOptions` is nil for a
+    /// rule that takes none.
+    private mutating func readRuleEntry(id: String, options validOptions: [RuleOptionDescription]?, _ value: Node) {
+        var setting = LintConfiguration.RuleSetting()
+        if let scalar = value.scalar {
+            setting.severity = severity(scalar.string, rule: id, at: value)
+        } else if let mapping = value.mapping {
+            var options: [(name: String, node: Node)] = []
+            for (keyNode, optionValue) in mapping {
+                let name = keyNode.string ?? ""
+                if name == "severity" {
+                    setting.severity = optionValue.string.flatMap { severity($0, rule: id, at: optionValue) }
+                } else {
+                    options.append((name, keyNode))
+                    if let text = optionValue.scalar?.string {
+                        setting.options.values[name] = text
+                    } else {
+                        warn(at: optionValue, ConfigurationWording.optionNotScalar(rule: id, option: name))
+                    }
+                }
+            }
+            validateOptions(options, of: id, valid: validOptions, setting: &setting)
+        } else {
+            warn(at: value, ConfigurationWording.invalidRuleEntry(rule: id))
+            return
+        }
+        configuration.ruleSettings[id] = setting
+    }
+
+    private mutating func validateOptions(_ options: [(name: String, node: Node)], of id: String,
+                                          valid validOptions: [RuleOptionDescription]?,
+                                          setting: inout LintConfiguration.RuleSetting) {
+        guard !options.isEmpty else { return }
+        guard let validOptions else {
+            warn(at: options[0].node, ConfigurationWording.ruleTakesNoOptions(rule: id, options: options.map(\.name)))
+            setting.options = RuleOptions()
+            return
+        }
+        let valid = validOptions.map(\.name)
+        for option in options where !valid.contains(option.name) {
+            warn(at: option.node, ConfigurationWording.unknownOption(rule: id, option: option.name, valid: valid))
+            setting.options.values[option.name] = nil
+        }
+    }
+
+    private mutating func severity(_ text: String, rule: String, at node: Node) -> Severity? {
+        guard let severity = Severity(rawValue: text.lowercased()) else {
+            warn(at: node, ConfigurationWording.invalidSeverity(rule: rule, found: text))
+            return nil
+        }
+        return severity
+    }
+
+    /// A list of rule ids, warning about (and dropping) unknown ones.
+    private mutating func knownRules(_ value: Node, key: String) -> [String]? {
+        guard let sequence = value.sequence else {
+            warn(at: value, ConfigurationWording.expectedList(key))
+            return nil
+        }
+        var known: [String] = []
+        for item in sequence {
+            guard let id = item.scalar?.string else {
+                warn(at: item, ConfigurationWording.expectedText(in: key))
+                continue
+            }
+            if ruleIDs.contains(id) {
+                known.append(id)
+            } else {
+                warn(at: item, ConfigurationWording.unknownRule(id, in: key, suggestion: Self.closest(to: id, among: ruleIDs)))
+            }
+        }
+        return known
+    }
+
+    /// A list of text, or a single text as a list of one.
+    private mutating func strings(_ value: Node, key: String) -> [String]? {
+        if let scalar = value.scalar { return [scalar.string] }
+        guard let sequence = value.sequence else {
+            warn(at: value, ConfigurationWording.expectedList(key))
+            return nil
+        }
+        return sequence.compactMap { item in
+            guard let text = item.scalar?.string else {
+                warn(at: item, ConfigurationWording.expectedText(in: key))
+                return nil
+            }
+            return text
+        }
+    }
+
+    private mutating func warn(at node: Node, _ message: String) {
+        warnings.append(ConfigurationDiagnostic(.warning, file: file, line: node.mark?.line,
+                                                column: node.mark?.column, message: message))
+    }
+
+    private static func kind(of node: Node) -> String {
+        if node.sequence != nil { return "a list" }
+        if let scalar = node.scalar { return "'\(scalar.string)'" }
+        return "an alias"
+    }
+
+    /// The candidate within a small edit distance of `word`, for "did you mean".
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, word.count / 4) }
+        return scored.min { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }?.0
+    }
+
+    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let a = Array(lhs), b = Array(rhs)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}

@@ -1,0 +1,152 @@
+import DataModel
+import Foundation
+import Linting
+
+/// What a `.momlint.yml` says, with every path made absolute against the file's folder.
+/// An empty configuration changes nothing: every rule runs with its default severity.
+public struct LintConfiguration: Sendable {
+    /// The keys a configuration may hold besides rule ids.
+    public enum Key: String, CaseIterable, Sendable {
+        case included
+        case excluded
+        case disabledRules = "disabled_rules"
+        case onlyRules = "only_rules"
+        case strict
+    }
+
+    /// A rule's own entry: `missing_inverse: error` or `too_many: {severity: error, limit: 150}`.
+    public struct RuleSetting: Hashable, Sendable {
+        public var severity: Severity?
+        public var options: RuleOptions
+
+        public init(severity: Severity? = nil, options: RuleOptions = RuleOptions()) {
+            self.severity = severity
+            self.options = options
+        }
+    }
+
+    /// Paths linted when the command line names none; nil to lint the working directory.
+    public var included: [String]?
+    /// Paths (or `*` patterns) whose models are skipped, even when named on the command line.
+    public var excluded: [String]
+    public var disabledRules: Set<String>
+    /// When set, only these rules run (less any in `disabledRules`).
+    public var onlyRules: [String]?
+    public var ruleSettings: [String: RuleSetting]
+    /// `strict: true` makes warnings fail the exit code, like `--strict`.
+    public var strict: Bool?
+    /// The files this configuration was read from, in merge order.
+    public var files: [String]
+
+    public init(included: [String]? = nil, excluded: [String] = [], disabledRules: Set<String> = [],
+                onlyRules: [String]? = nil, ruleSettings: [String: RuleSetting] = [:], strict: Bool? = nil,
+                files: [String] = []) {
+        self.included = included
+        self.excluded = excluded
+        self.disabledRules = disabledRules
+        self.onlyRules = onlyRules
+        self.ruleSettings = ruleSettings
+        self.strict = strict
+        self.files = files
+    }
+
+    /// `other` laid over this one, as `--config base.yml --config ci.yml` does: what `other`
+    /// sets wins (`included`, `only_rules`, `strict`, each rule's severity and options);
+    /// `excluded` and `disabled_rules` add up.
+    public func merged(with other: LintConfiguration) -> LintConfiguration {
+        var result = self
+        result.included = other.included ?? included
+        result.excluded = excluded + other.excluded.filter { !excluded.contains($0) }
+        result.disabledRules.formUnion(other.disabledRules)
+        result.onlyRules = other.onlyRules ?? onlyRules
+        for (id, setting) in other.ruleSettings {
+            var merged = ruleSettings[id] ?? RuleSetting()
+            merged.severity = setting.severity ?? merged.severity
+            merged.options.values.merge(setting.options.values) { _, new in new }
+            result.ruleSettings[id] = merged
+        }
+        result.strict = other.strict ?? strict
+        result.files += other.files
+        return result
+    }
+
+    // MARK: Applying it
+
+    /// The rules to run, in catalogue order: `only_rules` (or all), less `disabled_rules`.
+    public func rules(from catalogue: [any Rule.Type] = RuleCatalogue.all) -> [any Rule.Type] {
+        catalogue.filter { admits(ruleID: $0.description.id) }
+    }
+
+    /// True when the rule may run: listed in `only_rules` (when set) and not disabled.
+    public func admits(ruleID: String) -> Bool {
+        (onlyRules?.contains(ruleID) ?? true) && !disabledRules.contains(ruleID)
+    }
+
+    /// The severity the rule's findings get: the configured one, else its default.
+    public func severity(of rule: RuleDescription) -> Severity {
+        ruleSettings[rule.id]?.severity ?? rule.defaultSeverity
+    }
+
+    /// The run with the configuration applied to every finding, whichever checker made it:
+    /// rules it does not admit dropped, severities overridden, `momlint:disable` honoured.
+    /// The engine does the same for model rules; this reaches findings added after it (the
+    /// source rules of `--sources`), and changes nothing the engine already decided.
+    public func applied(to run: LintRun) -> LintRun {
+        run.mappingFindings { report, finding in
+            guard admits(ruleID: finding.ruleID), !Suppressions(model: report.model).silences(finding) else { return nil }
+            var adjusted = finding
+            adjusted.severity = ruleSettings[finding.ruleID]?.severity ?? finding.severity
+            return adjusted
+        }
+    }
+
+    /// An engine running this configuration's rules with its severities and options. Throws
+    /// the first option a rule rejects, so a typo fails loudly instead of running defaults.
+    public func engine(catalogue: [any Rule.Type] = RuleCatalogue.all) throws(ConfigurationDiagnostic) -> LintEngine {
+        let engine = LintEngine(rules: rules(from: catalogue),
+                                severityOverrides: ruleSettings.compactMapValues(\.severity),
+                                options: ruleSettings.mapValues(\.options).filter { !$0.value.isEmpty })
+        if let (ruleID, error) = engine.optionErrors().first {
+            throw ConfigurationDiagnostic(.error, file: files.last ?? ConfigurationFile.defaultName,
+                                          message: ConfigurationWording.invalidOption(rule: ruleID, problem: error.description))
+        }
+        return engine
+    }
+
+    /// The paths to lint: those on the command line, else `included`, else the working directory.
+    public func paths(arguments: [String]) -> [String] {
+        if !arguments.isEmpty { return arguments }
+        return included ?? ["."]
+    }
+
+    /// True when `path` (a model file, or an input) is or lies inside an excluded path, or
+    /// matches an excluded pattern.
+    public func isExcluded(_ path: String) -> Bool {
+        let absolute = FilePaths.absolute(path)
+        return excluded.contains { pattern in
+            if pattern.contains(where: { "*?[".contains($0) }) {
+                // `*` matches across `/` here, so `Legacy/*` skips everything below Legacy.
+                return Self.ancestorsAndSelf(of: absolute).contains { fnmatch(pattern, $0, 0) == 0 }
+            }
+            return FilePaths.isInside(absolute, pattern)
+        }
+    }
+
+    /// The run without the models and load failures under excluded paths.
+    public func excluding(from run: LintRun) -> LintRun {
+        guard !excluded.isEmpty else { return run }
+        return LintRun(reports: run.reports.filter { !isExcluded($0.model.file) },
+                       loadFailures: run.loadFailures.filter { !isExcluded($0.path) },
+                       notes: run.notes.filter { !isExcluded($0.path) })
+    }
+
+    private static func ancestorsAndSelf(of absolutePath: String) -> [String] {
+        var paths: [String] = []
+        var current = absolutePath
+        while current != "/" && !current.isEmpty {
+            paths.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        return paths
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Linting
+
+/// Runs every requested reporter over one run and sends each report where it belongs: files
+/// are written whole (their folders created), standard output gets the reports meant for it
+/// in the order they were asked for.
+public struct ReportWriter {
+    public var destinations: [ReporterDestination]
+
+    public init(destinations: [ReporterDestination]) {
+        self.destinations = destinations.isEmpty ? [ReporterDestination(reporter: ReporterCatalogue.defaultReporter)]
+                                                 : destinations
+    }
+
+    /// True when some report goes to standard output; otherwise the terminal gets only the summary line.
+    public var writesToStandardOutput: Bool { destinations.contains(where: \.writesToStandardOutput) }
+
+    /// True when a report on standard output already ends with the totals.
+    public var printsTotals: Bool { destinations.contains { $0.writesToStandardOutput && $0.reporter.endsWithTotals } }
+
+    /// Writes the file reports and returns the text for standard output.
+    public func write(_ run: LintRun, context: ReportContext) throws(ReportWriteError) -> String {
+        var standardOutput = ""
+        for destination in destinations {
+            let report = destination.reporter.report(run, context: context)
+            guard let file = destination.file else {
+                standardOutput += report
+                continue
+            }
+            do {
+                let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(report.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+            } catch {
+                throw ReportWriteError(path: file, reason: error.localizedDescription)
+            }
+        }
+        return standardOutput
+    }
+}
+
+public struct ReportWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public var description: String { "\(path): error: cannot write the report: \(reason)" }
+}

@@ -1,0 +1,47 @@
+/// Where one reporter writes: `NAME` (standard output) or `NAME:FILE`, as `--reporter` takes it.
+public struct ReporterDestination: Sendable, CustomStringConvertible {
+    public var reporter: any Reporter.Type
+    /// Nil for standard output.
+    public var file: String?
+
+    public init(reporter: any Reporter.Type, file: String? = nil) {
+        self.reporter = reporter
+        self.file = file
+    }
+
+    /// Parses `NAME` or `NAME:FILE`. Only the first colon separates, so a file name may hold colons.
+    public init(parsing argument: String) throws(ReporterDestinationError) {
+        let name: Substring
+        var file: String?
+        if let colon = argument.firstIndex(of: ":") {
+            name = argument[..<colon]
+            file = String(argument[argument.index(after: colon)...])
+            guard !file!.isEmpty else { throw .missingFile(reporter: String(name)) }
+        } else {
+            name = Substring(argument)
+        }
+        guard let reporter = ReporterCatalogue.reporter(named: String(name)) else {
+            throw .unknownReporter(String(name))
+        }
+        self.init(reporter: reporter, file: file)
+    }
+
+    public var writesToStandardOutput: Bool { file == nil }
+
+    public var description: String { file.map { "\(reporter.name):\($0)" } ?? reporter.name }
+}
+
+public enum ReporterDestinationError: Error, Hashable, Sendable, CustomStringConvertible {
+    case unknownReporter(String)
+    case missingFile(reporter: String)
+
+    public var description: String {
+        let valid = ReporterCatalogue.names.joined(separator: ", ")
+        return switch self {
+        case .unknownReporter(let name):
+            "unknown reporter '\(name)'; valid reporters: \(valid)"
+        case .missingFile(let name):
+            "'--reporter \(name):' names no file; write '\(name):PATH', or '\(name)' for standard output"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Linting
+import Reporting
+import Testing
+
+/// `momlint graph`: the diagram's content, and a DOT picture Graphviz actually draws.
+@Suite struct GraphTests {
+    private var graph: EntityGraph {
+        let run = Fixture.run()
+        return EntityGraph(model: run.reports[0].model, findings: run.reports[0].findings)
+    }
+
+    @Test func mermaidMatchesExpectedOutput() throws {
+        let actual = MermaidGraph.render(graph)
+        #expect(Fixture.normalized(actual) == (try Fixture.expected("fixture.graph.mmd", actual: actual)))
+    }
+
+    @Test func dotMatchesExpectedOutput() throws {
+        let actual = DOTGraph.render(graph)
+        #expect(Fixture.normalized(actual) == (try Fixture.expected("fixture.graph.dot", actual: actual)))
+    }
+
+    @Test func edgesCarryDeleteRulesAndFindingsTheirColour() {
+        let graph = self.graph
+        #expect(graph.nodes.map(\.name) == ["Author", "Book", "Shelf", "Loan"])
+        let labels = graph.edges.map(\.label)
+        #expect(labels.contains("books: to-many, Cascade"))
+        #expect(labels.contains("editor: to-one, No Action"))
+        #expect(graph.edges.first { $0.label.hasPrefix("editor") }?.highlight == .warning)
+        #expect(graph.nodes.first { $0.name == "Book" }?.attributes.first { $0.name == "title" }?.highlight == .error)
+        #expect(graph.modelFindings.map(\.ruleID) == ["test_model_level"])
+        let dot = DOTGraph.render(graph)
+        #expect(dot.contains("#d00000") && dot.contains("#ff8c00"))
+    }
+
+    static let dot: String? = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"]
+        .first(where: FileManager.default.isExecutableFile(atPath:))
+
+    @Test(.enabled(if: dot != nil, "needs Graphviz: apt-get install -y graphviz"))
+    func graphvizRendersTheDOTToAnImage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-graph-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("library.dot")
+        try DOTGraph.render(graph).write(to: source, atomically: true, encoding: .utf8)
+        for format in ["svg", "png"] {
+            let image = folder.appendingPathComponent("library.\(format)")
+            let result = try String.runProcess(try #require(Self.dot), ["-T\(format)", source.path, "-o", image.path])
+            #expect(result.status == 0, "dot failed: \(result.error)")
+            let data = try Data(contentsOf: image)
+            #expect(data.count > 500)
+            if format == "png" { #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47])) }
+            if format == "svg" { #expect(String(decoding: data, as: UTF8.self).contains("Book")) }
+        }
+    }
+}
