@@ -18,11 +18,15 @@ let package = Package(
         .library(name: "Configuring", targets: ["Configuring"]),
         .library(name: "SafeYAML", targets: ["SafeYAML"]),
         .plugin(name: "LintModels", targets: ["LintModels"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "SQLiteCascadeBenchmark", targets: ["SQLiteCascadeBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
@@ -75,12 +79,30 @@ let package = Package(
             name: "Configuring",
             dependencies: ["Linting", "DataModel", "SafeYAML", .product(name: "Yams", package: "Yams")]
         ),
+        // A Core Data–shaped SQLite store (Z_PK/Z_ENT/Z_OPT tables) implementing the store
+        // adapter contract; usable on its own as a library. Knows nothing of the linter.
+        .target(
+            name: "SQLiteStore",
+            dependencies: [
+                "Conformance", "DataModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // The cascade data sets (100,000 children, a 1,000,000-node chain), deleted through
+        // the SQLite store and by plain SQL, for the benchmarks package and the report script.
+        .target(
+            name: "SQLiteCascadeBenchmark",
+            dependencies: ["SQLiteStore", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Writes reports/sqlite-cascade.md: `swift run -c release sqlite-cascade-report`.
+        .executableTarget(name: "sqlite-cascade-report", dependencies: ["SQLiteCascadeBenchmark"]),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
                 "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
-                "ModelExport", "ProcessAdapter", "Reporting", "Configuring",
+                "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,6 +114,13 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
+        ),
+        .testTarget(
+            name: "SQLiteStoreTests",
+            dependencies: [
+                "SQLiteStore", "SQLiteCascadeBenchmark", "Conformance", "DataModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
         // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).

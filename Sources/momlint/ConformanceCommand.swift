@@ -4,6 +4,7 @@ import CoreDataStoreAdapter
 import Foundation
 import ProcessAdapter
 import ReferenceStore
+import SQLiteStore
 
 /// `momlint conformance`: run the behavioural scenarios against store adapters.
 struct ConformanceCommand: AsyncParsableCommand {
@@ -23,6 +24,10 @@ struct ConformanceCommand: AsyncParsableCommand {
             .init(name: "reference", summary: "the in-memory oracle store") { _ in ReferenceStoreAdapter() },
             .init(name: "exec:", summary: "a store in any language: a shim COMMAND, run by /bin/sh, speaking "
                 + "the JSON-lines protocol of docs/implementers.md") { try ProcessStoreAdapter.connect(command: $0) },
+            .init(name: "sqlite", summary: "the SQLite store, a temporary database file per scenario") { _ in SQLiteStoreAdapter() },
+            .init(name: "sqlite-reopen", summary: "the SQLite store, closed and reopened after every save") { _ in
+                SQLiteStoreAdapter(reopensAfterEachSave: true)
+            },
         ])
         #if canImport(CoreData)
         registry.register(.init(name: "coredata", summary: "Apple's Core Data over a temporary SQLite file (macOS; unverified)") {

@@ -1,0 +1,133 @@
+import Conformance
+import DataModel
+import Foundation
+
+/// One scenario's store: an `SQLiteObjectStore` plus the scenario's names for its objects
+/// (contract §3). Names map to object IDs, which are primary keys and so survive saves and
+/// reopens; after a reset or reopen the names of objects that are gone no longer reach them,
+/// because a never-saved object's key may be handed out again.
+public final class SQLiteConformanceStore: ConformanceStore {
+    private var store: SQLiteObjectStore
+    private let model: Model
+    private let reopensAfterEachSave: Bool
+    private let scratchDirectory: URL?
+    private var objectsByName: [String: ObjectID] = [:]
+    private var namesByObject: [ObjectID: String] = [:]
+
+    /// Opens (creating if needed) the database at `path`. When `removesDirectoryOnClose` is
+    /// given, `close()` deletes that directory.
+    public init(path: String, setup: StoreSetup, reopensAfterEachSave: Bool = false,
+                removesDirectoryOnClose scratchDirectory: URL? = nil) throws {
+        model = setup.model
+        self.reopensAfterEachSave = reopensAfterEachSave
+        self.scratchDirectory = scratchDirectory
+        store = try Self.adapting { try SQLiteObjectStore(path: path, model: setup.model) }
+    }
+
+    public func perform(_ request: StoreRequest) throws -> StoreResponse {
+        try Self.adapting { try answer(request) }
+    }
+
+    public func close() {
+        try? store.close()
+        if let scratchDirectory { try? FileManager.default.removeItem(at: scratchDirectory) }
+    }
+
+    private func answer(_ request: StoreRequest) throws -> StoreResponse {
+        switch request {
+        case .insert(let entity, let name, let values):
+            if let existing = objectsByName[name], try store.exists(existing) {
+                throw StoreAdapterError(.invalidRequest, "the name '\(name)' is already used by a live object")
+            }
+            let id = try store.insert(entity, values: values)
+            objectsByName[name] = id
+            namesByObject[id] = name
+            return .done
+        case .set(let name, let attribute, let value):
+            try store.set(attribute, of: try object(name), to: value)
+            return .done
+        case .link(let name, let relationship, let destination):
+            try store.link(try object(name), relationship, to: try object(destination))
+            return .done
+        case .unlink(let name, let relationship, let destination):
+            try store.unlink(try object(name), relationship, from: try object(destination))
+            return .done
+        case .delete(let name):
+            try store.delete(try object(name))
+            return .done
+        case .save(let policy):
+            do {
+                try store.save(mergePolicy: policy)
+            } catch let refused as SaveFailedError {
+                return .saveFailed(saveFailure(refused.failure))
+            }
+            if reopensAfterEachSave { try reopen() }
+            return .saved
+        case .reset:
+            store.reset()
+            try forgetGoneObjects()
+            return .done
+        case .reopen:
+            try reopen()
+            return .done
+        case .exists(let name):
+            guard let id = objectsByName[name] else { return .exists(false) }
+            return .exists(try store.exists(id))
+        case .value(let name, let attribute):
+            return .value(try store.value(attribute, of: try object(name)))
+        case .related(let name, let relationship):
+            return .objects(try store.related(try object(name), relationship).map { id in
+                guard let name = namesByObject[id] else {
+                    throw StoreAdapterError(.storeFailure, "object \(id) in '\(name).\(relationship)' has no scenario name")
+                }
+                return name
+            })
+        case .count(let entity):
+            return .count(try store.count(entity))
+        }
+    }
+
+    private func object(_ name: String) throws -> ObjectID {
+        guard let id = objectsByName[name] else {
+            throw StoreAdapterError(.noSuchObject, "no object is named '\(name)'")
+        }
+        return id
+    }
+
+    private func reopen() throws {
+        let path = store.path
+        try store.close()
+        store = try SQLiteObjectStore(path: path, model: model)
+        try forgetGoneObjects()
+    }
+
+    /// Names of objects that are gone stop reaching them. Their IDs keep their names, so a No
+    /// Action reference left in the file still reads as the deleted object's name; a new
+    /// object given the same key takes the name over at insert.
+    private func forgetGoneObjects() throws {
+        for (name, id) in objectsByName where !(try store.exists(id)) {
+            objectsByName[name] = nil
+        }
+    }
+
+    private func saveFailure(_ failure: ValidationFailure) -> SaveFailure {
+        SaveFailure(code: failure.code, object: failure.object.flatMap { namesByObject[$0] }, key: failure.key,
+                    details: failure.details.map(saveFailure))
+    }
+
+    /// Runs `body`, turning the store's errors into the contract's (§6).
+    private static func adapting<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteStoreError {
+            let kind: StoreAdapterError.Kind = switch error.kind {
+            case .noSuchObject: .noSuchObject
+            case .noSuchProperty: .noSuchProperty
+            case .invalidRequest: .invalidRequest
+            case .unsupportedModel: .unsupported
+            case .incompatibleFile, .database: .storeFailure
+            }
+            throw StoreAdapterError(kind, error.message)
+        }
+    }
+}

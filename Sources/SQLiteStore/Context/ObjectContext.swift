@@ -1,0 +1,140 @@
+import Conformance
+import GRDB
+import OrderedCollections
+
+/// One object as the context holds it: the values a query sees (saved values overlaid with
+/// pending changes) and what the next save must do with it.
+struct ObjectState: Sendable {
+    var entity: Int
+    var attributes: [AttributeValue]
+    var toOnes: [ObjectID?]
+    /// Nil until the relationship is first needed, then read from the file once; see
+    /// `ObjectContext.members(of:_:_:)` for why that read is always up to date.
+    var toManys: [ToManyState?]
+    /// Not yet written to the file.
+    var isInserted: Bool
+    var isDeleted: Bool
+    /// An attribute was set, or a relationship gained or lost a member, since the last save.
+    var isChanged = false
+
+    /// Inserted and not deleted, or saved and not deleted.
+    var isLive: Bool { !isDeleted }
+}
+
+/// A to-many's members as last saved and as they are now. Ordered sets: membership tests are
+/// constant time (a to-many of 100,000 members is built by 100,000 links), and the order is
+/// kept for ordered relationships.
+struct ToManyState: Sendable {
+    var saved: OrderedSet<ObjectID>
+    var current: OrderedSet<ObjectID>
+}
+
+/// The pending state of an open store: a managed object context in miniature.
+///
+/// Objects are read from the file on first use ("faulted") and kept here with their pending
+/// changes; a save writes what changed and empties the context, a reset just empties it. The
+/// file is never written between saves.
+///
+/// A value type, so that a save can work on a copy (constraint merges change objects) and
+/// adopt it only once the SQLite transaction has committed.
+struct ObjectContext: Sendable {
+    let schema: StoreSchema
+    /// Every object read or inserted since the last save or reset.
+    var objects: [ObjectID: ObjectState] = [:]
+    /// Inserted objects in insertion order (deleted ones included; check their state).
+    var insertionOrder: [ObjectID] = []
+    /// Per table: the highest primary key handed out. Never lowered by a reset, so a name
+    /// held for a discarded object cannot silently reach a new one while the store is open.
+    var highestPrimaryKeys: [Int64]
+
+    init(schema: StoreSchema, highestPrimaryKeys: [Int64]) {
+        self.schema = schema
+        self.highestPrimaryKeys = highestPrimaryKeys
+    }
+
+    /// Forgets every pending change (and every cached row): `reset()`.
+    mutating func discardPendingChanges() {
+        objects = [:]
+        insertionOrder = []
+    }
+
+    var hasChanges: Bool {
+        objects.values.contains { $0.isInserted || $0.isDeleted || $0.isChanged }
+    }
+
+    // MARK: Reading objects
+
+    /// The object's state, read from the file if the context does not hold it yet; nil when
+    /// there is no such row (never saved, or deleted by an earlier save).
+    mutating func state(_ id: ObjectID, _ db: Database) throws -> ObjectState? {
+        if let state = objects[id] { return state }
+        // An ID from a store opened with another model names no table here.
+        guard schema.tables.indices.contains(id.table) else { return nil }
+        let statement = try db.cachedStatement(sql: schema.tables[id.table].selectByKeySQL)
+        guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
+        let state = try decode(row, table: id.table)
+        objects[id] = state
+        return state
+    }
+
+    /// The state of a live object, or `noSuchObject`.
+    mutating func liveState(_ id: ObjectID, _ db: Database) throws -> ObjectState {
+        guard let state = try state(id, db), state.isLive else {
+            throw SQLiteStoreError(.noSuchObject, "object \(id) does not exist: it was deleted, discarded, or never inserted")
+        }
+        return state
+    }
+
+    mutating func isLive(_ id: ObjectID, _ db: Database) throws -> Bool {
+        try state(id, db)?.isLive ?? false
+    }
+
+    /// An object's state from a row read with the table's `rowColumns`.
+    func decode(_ row: Row, table: Int) throws -> ObjectState {
+        let entityNumber: Int = row[1]
+        let mapping = schema.tables[table]
+        guard entityNumber >= 1, entityNumber <= schema.entities.count,
+              schema.entities[entityNumber - 1].tableIndex == table
+        else {
+            throw SQLiteStoreError(.incompatibleFile, "row \(row[0] as Int64) of \(mapping.name.quoted) has Z_ENT \(entityNumber), which is not an entity of that table")
+        }
+        let entity = schema.entities[entityNumber - 1]
+        let attributes = entity.attributes.map { attribute in
+            attribute.column.map { StoredValue.attributeValue(row[3 + $0], as: attribute.type) } ?? attribute.defaultValue
+        }
+        let toOnes = entity.toOnes.map { relationship -> ObjectID? in
+            guard case .column(let column) = relationship.storage, let key = row[3 + column] as Int64? else { return nil }
+            return ObjectID(table: schema.entities[relationship.destination].tableIndex, primaryKey: key)
+        }
+        return ObjectState(entity: entity.index, attributes: attributes, toOnes: toOnes,
+                           toManys: Array(repeating: nil, count: entity.toManys.count),
+                           isInserted: false, isDeleted: false)
+    }
+
+    /// Registers rows read in bulk (a to-many's members), keeping any state already held.
+    mutating func register(_ row: Row, table: Int) throws -> ObjectID {
+        let id = ObjectID(table: table, primaryKey: row[0])
+        if objects[id] == nil { objects[id] = try decode(row, table: table) }
+        return id
+    }
+
+    // MARK: Inserting and setting
+
+    mutating func insert(entity: EntityMapping, values: [Int: AttributeValue]) -> ObjectID {
+        highestPrimaryKeys[entity.tableIndex] += 1
+        let id = ObjectID(table: entity.tableIndex, primaryKey: highestPrimaryKeys[entity.tableIndex])
+        var attributes = entity.attributes.map(\.defaultValue)
+        for (slot, value) in values { attributes[slot] = value }
+        objects[id] = ObjectState(entity: entity.index, attributes: attributes,
+                                  toOnes: Array(repeating: nil, count: entity.toOnes.count),
+                                  toManys: Array(repeating: ToManyState(saved: [], current: []), count: entity.toManys.count),
+                                  isInserted: true, isDeleted: false)
+        insertionOrder.append(id)
+        return id
+    }
+
+    mutating func setAttribute(_ id: ObjectID, slot: Int, to value: AttributeValue) {
+        objects[id]!.attributes[slot] = value
+        objects[id]!.isChanged = true
+    }
+}

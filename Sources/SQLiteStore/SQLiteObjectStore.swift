@@ -1,0 +1,286 @@
+import Conformance
+import DataModel
+import Foundation
+import GRDB
+
+/// A Core Data–shaped object store in one SQLite file: tables laid out as Core Data's SQLite
+/// store lays them out (`docs/sqlite-store.md`), and Core Data's semantics for delete rules,
+/// validation, uniqueness constraints and merge policies (`docs/adapter-contract.md`).
+///
+/// Changes are pending, in memory, until `save(mergePolicy:)` validates them and writes them
+/// in one SQLite transaction — like a managed object context over a persistent store. Reads
+/// see the saved rows overlaid with the pending changes. A failed save writes nothing and
+/// keeps the changes pending; `reset()` drops them.
+///
+/// ```swift
+/// let store = try SQLiteObjectStore(path: "Company.sqlite", model: model)
+/// let sales = try store.insert("Department", values: ["name": .string("Sales")])
+/// let alice = try store.insert("Employee", values: ["name": .string("Alice")])
+/// try store.link(alice, "department", to: sales)
+/// try store.save()
+/// try store.related(sales, "employees")  // [alice]
+/// ```
+///
+/// Not thread-safe: use a store from one thread at a time.
+public final class SQLiteObjectStore {
+    /// The database file.
+    public let path: String
+    let schema: StoreSchema
+    private var queue: DatabaseQueue?
+    private(set) var context: ObjectContext
+
+    /// Opens the store at `path` for `model`, creating the file and its tables if the file does
+    /// not exist or is empty. Throws `SQLiteStoreError` when the model cannot be mapped, the
+    /// file is not an SQLite database, or it was created for a different model.
+    public init(path: String, model: Model) throws {
+        self.path = path
+        schema = try StoreSchema(model: model)
+        var configuration = Configuration()
+        // Core Data's SQLite stores use WAL (ref. §7).
+        configuration.journalMode = .wal
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+        let schema = schema
+        let keys = try Self.translatingErrors(path: path) {
+            try queue.inDatabase { db -> [Int64] in
+                if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 {
+                    try db.inTransaction {
+                        try StoreMetadata.create(schema, in: db)
+                        return .commit
+                    }
+                } else {
+                    try StoreMetadata.verify(schema, in: db, path: path)
+                }
+                return try StoreMetadata.highestPrimaryKeys(schema, in: db)
+            }
+        }
+        self.queue = queue
+        context = ObjectContext(schema: schema, highestPrimaryKeys: keys)
+    }
+
+    deinit {
+        try? queue?.close()
+    }
+
+    /// Closes the file. Pending changes are discarded; any later call throws.
+    public func close() throws {
+        guard let queue else { return }
+        self.queue = nil
+        context.discardPendingChanges()
+        try Self.translatingErrors(path: path) { try queue.close() }
+    }
+
+    // MARK: Changes
+
+    /// Inserts a new object of `entityName`; attributes not in `values` take the model's
+    /// default (or null). Values are read as the attributes' types (`AttributeValue.coerced`).
+    @discardableResult
+    public func insert(_ entityName: String, values: [String: AttributeValue] = [:]) throws -> ObjectID {
+        guard queue != nil else { throw closedError }
+        guard let entity = schema.entity(named: entityName) else {
+            throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
+        }
+        guard !entity.isAbstract else {
+            throw SQLiteStoreError(.invalidRequest, "'\(entityName)' is abstract; insert one of its sub-entities")
+        }
+        var slots: [Int: AttributeValue] = [:]
+        for (name, value) in values {
+            let slot = try attributeSlot(name, of: entity)
+            slots[slot] = try coerce(value, for: entity.attributes[slot], of: entity)
+        }
+        return context.insert(entity: entity, values: slots)
+    }
+
+    /// Sets one attribute of a live object.
+    public func set(_ attribute: String, of object: ObjectID, to value: AttributeValue) throws {
+        try inDatabase { db in
+            let entity = schema.entities[try context.liveState(object, db).entity]
+            let slot = try attributeSlot(attribute, of: entity)
+            context.setAttribute(object, slot: slot, to: try coerce(value, for: entity.attributes[slot], of: entity))
+        }
+    }
+
+    /// Adds `destination` to a relationship: replaces a to-one, appends to a to-many (at the
+    /// end of an ordered one; a member already there stays where it is). Maintains the inverse.
+    public func link(_ object: ObjectID, _ relationship: String, to destination: ObjectID) throws {
+        try inDatabase { db in
+            let slot = try relationshipSlot(relationship, of: object, destination: destination, db)
+            try context.link(object, slot, to: destination, db)
+        }
+    }
+
+    /// Removes `destination` from a relationship (a to-one becomes nil) and from its inverse.
+    /// The destination may be an object deleted since the last save (a reference a No Action
+    /// or Deny rule left behind); removing it is how such a reference is repaired.
+    public func unlink(_ object: ObjectID, _ relationship: String, from destination: ObjectID) throws {
+        try inDatabase { db in
+            let slot = try relationshipSlot(relationship, of: object, destination: nil, db)
+            try context.unlink(object, slot, from: destination, db)
+        }
+    }
+
+    /// Deletes a live object and runs the delete rules at once (Core Data's
+    /// `processPendingChanges()`); the rows go at the next save.
+    public func delete(_ object: ObjectID) throws {
+        try inDatabase { db in
+            _ = try context.liveState(object, db)
+            try context.delete(object, db)
+        }
+    }
+
+    /// Validates every pending change and writes them in one SQLite transaction, resolving
+    /// uniqueness conflicts by `mergePolicy`. Throws `SaveFailedError` (Core Data's error
+    /// codes) when validation, a Deny rule or a constraint refuses the save: nothing is written
+    /// and the changes stay pending.
+    public func save(mergePolicy: MergePolicy = .error) throws {
+        // Like a context without changes, a save with nothing pending touches nothing.
+        guard context.hasChanges else { return }
+        var working = context
+        let refusal: ValidationFailure? = try inDatabase { db in
+            var refusal: ValidationFailure?
+            try db.inTransaction(.immediate) {
+                var validation = SaveValidation()
+                refusal = ValidationFailure.combining(try validation.failures(in: &working, db))
+                if refusal == nil {
+                    refusal = try ConstraintResolution(policy: mergePolicy).resolve(&working, db)
+                }
+                guard refusal == nil else { return .rollback }
+                try SaveWriter(context: working, db: db).write()
+                return .commit
+            }
+            return refusal
+        }
+        if let refusal { throw SaveFailedError(failure: refusal) }
+        // Saved: every object is read again from the file when next needed.
+        context = ObjectContext(schema: schema, highestPrimaryKeys: working.highestPrimaryKeys)
+    }
+
+    /// Discards every pending change, like `NSManagedObjectContext.reset()`.
+    public func reset() {
+        context.discardPendingChanges()
+    }
+
+    /// True when there are pending changes.
+    public var hasChanges: Bool { context.hasChanges }
+
+    // MARK: Queries (saved rows plus pending changes)
+
+    /// True when the object is live: inserted or saved, and not deleted.
+    public func exists(_ object: ObjectID) throws -> Bool {
+        try inDatabase { db in try context.isLive(object, db) }
+    }
+
+    /// The name of the object's entity.
+    public func entityName(of object: ObjectID) throws -> String {
+        try inDatabase { db in schema.entities[try context.liveState(object, db).entity].name }
+    }
+
+    /// One attribute of a live object.
+    public func value(_ attribute: String, of object: ObjectID) throws -> AttributeValue {
+        try inDatabase { db in
+            let state = try context.liveState(object, db)
+            return state.attributes[try attributeSlot(attribute, of: schema.entities[state.entity])]
+        }
+    }
+
+    /// A relationship's destinations: in order for an ordered to-many, by primary key for an
+    /// unordered one, zero or one for a to-one. A destination may be an object that is no
+    /// longer live (a No Action reference to a deleted object).
+    public func related(_ object: ObjectID, _ relationship: String) throws -> [ObjectID] {
+        try inDatabase { db in
+            let slot = try relationshipSlot(relationship, of: object, destination: nil, db)
+            return try context.destinations(object, slot, db)
+        }
+    }
+
+    /// How many live objects of the entity and its sub-entities there are.
+    public func count(_ entityName: String) throws -> Int {
+        try fetch(entityName).count
+    }
+
+    /// The live objects of the entity and its sub-entities whose attributes equal `matching`,
+    /// by primary key.
+    public func fetch(_ entityName: String, matching: [String: AttributeValue] = [:]) throws -> [ObjectID] {
+        guard let entity = schema.entity(named: entityName) else {
+            throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
+        }
+        var conditions: [(slot: Int, value: AttributeValue)] = []
+        for (name, value) in matching {
+            let slot = try attributeSlot(name, of: entity)
+            conditions.append((slot, try coerce(value, for: entity.attributes[slot], of: entity)))
+        }
+        return try inDatabase { db in
+            try context.fetch(entity, where: conditions, db)
+        }
+    }
+
+    // MARK: Helpers
+
+    private var closedError: SQLiteStoreError {
+        SQLiteStoreError(.invalidRequest, "the store at '\(path)' is closed; open it again")
+    }
+
+    private func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+        guard let queue else { throw closedError }
+        return try Self.translatingErrors(path: path) { try queue.inDatabase(body) }
+    }
+
+    private static func translatingErrors<T>(path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteStoreError {
+            throw error
+        } catch let error as SaveFailedError {
+            throw error
+        } catch {
+            throw storeError(error, path: path)
+        }
+    }
+
+    private static func storeError(_ error: any Error, path: String) -> SQLiteStoreError {
+        guard let error = error as? DatabaseError else {
+            return SQLiteStoreError(.database, "'\(path)': \(error)")
+        }
+        if error.resultCode == .SQLITE_NOTADB {
+            return SQLiteStoreError(.incompatibleFile, "'\(path)' is not an SQLite database")
+        }
+        return SQLiteStoreError(.database, "'\(path)': \(error.message ?? "\(error.resultCode)")")
+    }
+
+    private func attributeSlot(_ name: String, of entity: EntityMapping) throws -> Int {
+        guard case .attribute(let slot)? = entity.slotsByName[name] else {
+            throw SQLiteStoreError(.noSuchProperty, "'\(entity.name)' has no attribute '\(name)'")
+        }
+        return slot
+    }
+
+    /// The relationship's slot, after checking that the object is live and the destination
+    /// (when given) is an object of the destination entity or one of its sub-entities.
+    private func relationshipSlot(_ name: String, of object: ObjectID, destination: ObjectID?,
+                                  _ db: Database) throws -> PropertySlot {
+        let entity = schema.entities[try context.liveState(object, db).entity]
+        guard let slot = entity.slotsByName[name], let relationship = entity.relationship(slot) else {
+            throw SQLiteStoreError(.noSuchProperty, "'\(entity.name)' has no relationship '\(name)'")
+        }
+        if let destination {
+            let target = schema.entities[try context.liveState(destination, db).entity]
+            guard schema.entities[relationship.destination].kinds.contains(target.index) else {
+                throw SQLiteStoreError(.invalidRequest,
+                                       "'\(entity.name).\(name)' points to '\(schema.entities[relationship.destination].name)', not '\(target.name)'")
+            }
+        }
+        return slot
+    }
+
+    private func coerce(_ value: AttributeValue, for attribute: AttributeMapping, of entity: EntityMapping) throws -> AttributeValue {
+        do {
+            return try value.coerced(to: attribute.type)
+        } catch {
+            throw SQLiteStoreError(.invalidRequest, "'\(entity.name).\(attribute.name)': \(error.description)")
+        }
+    }
+}

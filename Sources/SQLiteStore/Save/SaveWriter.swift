@@ -1,0 +1,126 @@
+import GRDB
+
+/// Writes a validated context to the file, inside the caller's transaction.
+///
+/// Order matters for the unique indexes, which SQLite checks statement by statement: rows are
+/// deleted first (an overwrite merge replaces a stored object by a new one with the same key),
+/// then updated (a changed object may free a key a new one takes), then inserted; join rows
+/// and `Z_FOK_` positions come last, once every row they order exists.
+struct SaveWriter {
+    let context: ObjectContext
+    let db: Database
+
+    private var schema: StoreSchema { context.schema }
+
+    func write() throws {
+        let ids = context.objects.keys.sorted()
+        for id in ids {
+            let state = context.objects[id]!
+            if state.isDeleted && !state.isInserted { try deleteRow(id, state) }
+        }
+        for id in ids {
+            let state = context.objects[id]!
+            if state.isLive && !state.isInserted && state.isChanged { try updateRow(id, state) }
+        }
+        for id in context.insertionOrder {
+            let state = context.objects[id]!
+            if state.isLive { try insertRow(id, state) }
+        }
+        // Two passes: positions are written once every pair they order has its row.
+        for pass in [ToManyPass.pairs, .positions] {
+            for id in ids {
+                let state = context.objects[id]!
+                if state.isLive { try writeToManys(id, state, pass) }
+            }
+        }
+        try StoreMetadata.recordHighestPrimaryKeys(context.highestPrimaryKeys, schema, in: db)
+    }
+
+    private func deleteRow(_ id: ObjectID, _ state: ObjectState) throws {
+        let table = schema.tables[id.table]
+        try db.cachedStatement(sql: "DELETE FROM \(table.name.quoted) WHERE \"Z_PK\" = ?").execute(arguments: [id.primaryKey])
+        // Join rows naming the object go with it, whatever the other side's rule: a join row
+        // cannot dangle meaningfully, unlike a No Action foreign key (contract §4.4).
+        for join in schema.joinTables {
+            if join.ownerTable == id.table {
+                try db.cachedStatement(sql: "DELETE FROM \(join.name.quoted) WHERE \(join.ownerColumn.quoted) = ?")
+                    .execute(arguments: [id.primaryKey])
+            }
+            if join.memberTable == id.table {
+                try db.cachedStatement(sql: "DELETE FROM \(join.name.quoted) WHERE \(join.memberColumn.quoted) = ?")
+                    .execute(arguments: [id.primaryKey])
+            }
+        }
+    }
+
+    /// The values of the entity's written columns (`EntityMapping.writtenColumns`).
+    private func columnValues(_ state: ObjectState) -> [DatabaseValue] {
+        schema.entities[state.entity].writtenColumns.map { written in
+            switch written.slot {
+            case .attribute(let slot): StoredValue.databaseValue(state.attributes[slot])
+            case .toOne(let slot): state.toOnes[slot]?.primaryKey.databaseValue ?? .null
+            case .toMany: .null
+            }
+        }
+    }
+
+    private func insertRow(_ id: ObjectID, _ state: ObjectState) throws {
+        let arguments = [id.primaryKey.databaseValue, (state.entity + 1).databaseValue, 1.databaseValue] + columnValues(state)
+        try db.cachedStatement(sql: schema.entities[state.entity].insertSQL).execute(arguments: StatementArguments(arguments))
+    }
+
+    /// Rewrites the entity's columns and bumps `Z_OPT`, the optimistic-locking version.
+    private func updateRow(_ id: ObjectID, _ state: ObjectState) throws {
+        try db.cachedStatement(sql: schema.entities[state.entity].updateSQL)
+            .execute(arguments: StatementArguments(columnValues(state) + [id.primaryKey.databaseValue]))
+    }
+
+    private enum ToManyPass {
+        case pairs
+        case positions
+    }
+
+    /// Join rows, or positions, of the to-manys that changed. A member that is not live (a No
+    /// Action reference to a deleted object) is never written.
+    private func writeToManys(_ id: ObjectID, _ state: ObjectState, _ pass: ToManyPass) throws {
+        let entity = schema.entities[state.entity]
+        for (index, relationship) in entity.toManys.enumerated() {
+            guard let members = state.toManys[index], members.current != members.saved else { continue }
+            let live = members.current.filter { context.objects[$0]?.isLive ?? true }
+            switch relationship.storage {
+            case .inverseColumn(_, let orderColumn?) where pass == .positions:
+                let table = schema.tables[schema.entities[relationship.destination].tableIndex]
+                let statement = try db.cachedStatement(
+                    sql: "UPDATE \(table.name.quoted) SET \(table.columns[orderColumn].name.quoted) = ? WHERE \"Z_PK\" = ?")
+                for (position, member) in live.enumerated() {
+                    try statement.execute(arguments: [position + 1, member.primaryKey])
+                }
+            case .inverseColumn:
+                // The members' own foreign keys were written with their rows.
+                break
+            case .joinTable(let joinIndex, let side):
+                let join = schema.joinTables[joinIndex]
+                let own = join.ownColumn(side), other = join.otherColumn(side)
+                // A pair is written from the side that named the table; the other side of a
+                // many-to-many always changes with it (inverse maintenance).
+                if side == .owner, pass == .pairs {
+                    let removed = Set(members.saved).subtracting(members.current)
+                    let added = Set(live).subtracting(members.saved)
+                    let delete = try db.cachedStatement(sql: "DELETE FROM \(join.name.quoted) WHERE \(own.quoted) = ? AND \(other.quoted) = ?")
+                    for member in removed { try delete.execute(arguments: [id.primaryKey, member.primaryKey]) }
+                    let insert = try db.cachedStatement(sql: "INSERT INTO \(join.name.quoted) (\(own.quoted), \(other.quoted)) VALUES (?, ?)")
+                    for member in added.sorted() { try insert.execute(arguments: [id.primaryKey, member.primaryKey]) }
+                }
+                if let order = join.orderColumn(side), pass == .positions {
+                    let statement = try db.cachedStatement(
+                        sql: "UPDATE \(join.name.quoted) SET \(order.quoted) = ? WHERE \(own.quoted) = ? AND \(other.quoted) = ?")
+                    for (position, member) in live.enumerated() {
+                        try statement.execute(arguments: [position + 1, id.primaryKey, member.primaryKey])
+                    }
+                }
+            case .column:
+                break
+            }
+        }
+    }
+}

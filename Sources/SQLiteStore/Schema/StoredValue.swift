@@ -1,0 +1,89 @@
+import Conformance
+import DataModel
+import Foundation
+import GRDB
+
+/// How attribute values are written to and read from their columns, by attribute type, as
+/// Core Data's SQLite store does (ref. §7, INFERRED): integers and booleans as INTEGER, dates
+/// as REAL seconds since 2001-01-01, UUIDs as 16-byte BLOBs, numbers as REAL.
+enum StoredValue {
+    static func databaseValue(_ value: AttributeValue) -> DatabaseValue {
+        switch value {
+        case .null: .null
+        case .bool(let flag): (flag ? 1 : 0).databaseValue
+        case .integer(let number): number.databaseValue
+        case .double(let number): number.databaseValue
+        case .string(let text): text.databaseValue
+        case .uuid(let text):
+            UUID(uuidString: text).map { uuid in withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue } ?? text.databaseValue
+        case .date(let seconds): seconds.databaseValue
+        }
+    }
+
+    /// The value a column holds, read as `type`. Column affinity may have turned a whole REAL
+    /// into an INTEGER (DECIMAL has NUMERIC affinity), so numbers are converted by type, not
+    /// by storage class.
+    static func attributeValue(_ stored: DatabaseValue, as type: AttributeType) -> AttributeValue {
+        switch (stored.storage, type) {
+        case (.null, _): return .null
+        case (.int64(let number), .boolean): return .bool(number != 0)
+        case (.int64(let number), _) where type.isInteger: return .integer(number)
+        case (.int64(let number), .date): return .date(secondsSinceReferenceDate: Double(number))
+        case (.int64(let number), _): return .double(Double(number))
+        case (.double(let number), .date): return .date(secondsSinceReferenceDate: number)
+        case (.double(let number), _) where type.isInteger: return .integer(Int64(number))
+        case (.double(let number), _): return .double(number)
+        case (.string(let text), .uuid): return .uuid(text)
+        case (.string(let text), _): return .string(text)
+        case (.blob(let bytes), .uuid) where bytes.count == 16:
+            let uuid = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+            return .uuid(uuid.uuidString)
+        case (.blob, _): return .null
+        }
+    }
+}
+
+/// The value a new object's attribute starts with: the model's `defaultValueString` (or
+/// `defaultDateTimeInterval` for a date) read as the attribute's type, or null.
+enum DefaultValue {
+    struct ParseError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func parse(_ attribute: Attribute, type: AttributeType) throws(ParseError) -> AttributeValue {
+        if type == .date {
+            guard let text = attribute.defaultDateTimeInterval ?? attribute.defaultValueString else { return .null }
+            guard let seconds = Double(text) else { throw ParseError(description: "'\(text)' is not a number of seconds") }
+            return .date(secondsSinceReferenceDate: seconds)
+        }
+        guard let text = attribute.defaultValueString else { return .null }
+        let raw: AttributeValue
+        switch type {
+        case .integer16, .integer32, .integer64:
+            guard let number = Int64(text) ?? Double(text).flatMap({ Int64(exactly: $0) }) else {
+                throw ParseError(description: "'\(text)' is not a whole number")
+            }
+            raw = .integer(number)
+        case .double, .float, .decimal:
+            guard let number = Double(text) else { throw ParseError(description: "'\(text)' is not a number") }
+            raw = .double(number)
+        case .boolean:
+            switch text.uppercased() {
+            case "YES", "TRUE", "1": raw = .bool(true)
+            case "NO", "FALSE", "0": raw = .bool(false)
+            default: throw ParseError(description: "'\(text)' is not YES or NO")
+            }
+        case .string, .uri: raw = .string(text)
+        case .uuid: raw = .uuid(text)
+        default:
+            // Binary, Transformable and the like have defaults no scenario can express; the
+            // store starts them null rather than guess at an encoding.
+            return .null
+        }
+        do {
+            return try raw.coerced(to: type)
+        } catch {
+            throw ParseError(description: error.description)
+        }
+    }
+}

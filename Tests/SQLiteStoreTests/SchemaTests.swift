@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import SQLiteCascadeBenchmark
+import Testing
+@testable import SQLiteStore
+
+/// The file's layout, read back through `sqlite_master` by a second connection: what another
+/// tool (or Core Data's own habits) would see.
+@Suite struct SchemaTests {
+    private func createdStore() throws -> (ScratchDirectory, DatabaseQueue) {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Company.sqlite")
+        try SQLiteObjectStore(path: path, model: TestModels.company()).close()
+        return (scratch, try DatabaseQueue(path: path))
+    }
+
+    private func columns(_ table: String, _ db: DatabaseQueue) throws -> [String] {
+        try db.read { db in try db.columns(in: table).map(\.name) }
+    }
+
+    @Test func oneTablePerHierarchyPlusJoinAndMetadataTables() throws {
+        let (scratch, db) = try createdStore()
+        defer { withExtendedLifetime(scratch) {} }
+        let tables = try db.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        // Entities are numbered depth first by name: Department 1, Employee 2, Line Item 3,
+        // Party 4 (Customer 5, Supplier 6), Playlist 7, Tag 8, Track 9.
+        #expect(tables == ["ZDEPARTMENT", "ZEMPLOYEE", "ZLINE ITEM", "ZPARTY", "ZPLAYLIST", "ZTAG", "ZTRACK",
+                           "Z_2TAGS", "Z_METADATA", "Z_PRIMARYKEY"])
+    }
+
+    @Test func columnsPerAttributeAndToOneWithCoreDataNames() throws {
+        let (scratch, db) = try createdStore()
+        defer { withExtendedLifetime(scratch) {} }
+        #expect(try columns("ZEMPLOYEE", db) == ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME", "ZAGE", "ZDEPARTMENT"])
+        #expect(try columns("ZDEPARTMENT", db) == ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME"])
+        // An ordered to-many's positions live beside the inverse's foreign key.
+        #expect(try columns("ZTRACK", db) == ["Z_PK", "Z_ENT", "Z_OPT", "ZTITLE", "ZPLAYLIST", "Z_FOK_PLAYLIST"])
+        // Names with spaces work because every identifier is quoted.
+        #expect(try columns("ZLINE ITEM", db) == ["Z_PK", "Z_ENT", "Z_OPT", "ZUNIT PRICE", "ZWHEN", "ZREF"])
+        // Sub-entities share the root's table; a clash between siblings' columns adds a digit.
+        #expect(try columns("ZPARTY", db) == ["Z_PK", "Z_ENT", "Z_OPT", "ZEMAIL", "ZTIER", "ZTIER1"])
+        // The many-to-many's join table: each column names the entity number of the row it
+        // holds and the relationship pointing at that entity.
+        #expect(try columns("Z_2TAGS", db) == ["Z_2EMPLOYEES", "Z_8TAGS"])
+    }
+
+    @Test func columnTypesFollowCoreData() throws {
+        let (scratch, db) = try createdStore()
+        defer { withExtendedLifetime(scratch) {} }
+        let types = try db.read { db in try db.columns(in: "ZLINE ITEM").map(\.type) }
+        #expect(types == ["INTEGER", "INTEGER", "INTEGER", "FLOAT", "TIMESTAMP", "BLOB"])
+        let employee = try db.read { db in try db.columns(in: "ZEMPLOYEE").map(\.type) }
+        #expect(employee == ["INTEGER", "INTEGER", "INTEGER", "VARCHAR", "INTEGER", "INTEGER"])
+    }
+
+    @Test func primaryKeyTableListsEveryEntityWithItsParent() throws {
+        let (scratch, db) = try createdStore()
+        defer { withExtendedLifetime(scratch) {} }
+        let rows = try db.read { db in
+            try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+        }
+        #expect(rows.map { $0["Z_NAME"] as String } == ["Department", "Employee", "Line Item", "Party", "Customer",
+                                                          "Supplier", "Playlist", "Tag", "Track"])
+        #expect(rows.map { $0["Z_SUPER"] as Int } == [0, 0, 0, 0, 4, 4, 0, 0, 0])
+        #expect(rows.allSatisfy { $0["Z_MAX"] as Int == 0 })
+    }
+
+    @Test func uniquenessConstraintIsAPartialUniqueIndexOverTheHierarchy() throws {
+        let (scratch, db) = try createdStore()
+        defer { withExtendedLifetime(scratch) {} }
+        let sql = try db.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'Z_PARTY_UNIQUE_EMAIL'")
+        }
+        #expect(sql == "CREATE UNIQUE INDEX \"Z_PARTY_UNIQUE_EMAIL\" ON \"ZPARTY\" (\"ZEMAIL\") WHERE \"Z_ENT\" BETWEEN 4 AND 6")
+    }
+
+    @Test func foreignKeyColumnsAreIndexed() throws {
+        let (scratch, db) = try createdStore()
+        defer { withExtendedLifetime(scratch) {} }
+        let indexed = try db.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        }
+        #expect(indexed.contains("Z_EMPLOYEE_DEPARTMENT"))
+        #expect(indexed.contains("Z_TRACK_PLAYLIST"))
+        #expect(indexed.contains("Z_2TAGS_Z_8TAGS"))
+    }
+
+    @Test func metadataNamesTheModelsFingerprint() throws {
+        let (scratch, db) = try createdStore()
+        defer { withExtendedLifetime(scratch) {} }
+        let plist = try db.read { db in try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") }
+        let values = try #require(try plist.flatMap { try PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any] })
+        #expect(values["NSStoreType"] as? String == "SQLite")
+        #expect(values[StoreMetadata.fingerprintKey] as? String == (try StoreSchema(model: TestModels.company())).fingerprint)
+    }
+
+    @Test func aFileForAnotherModelIsRefusedWithAClearError() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Company.sqlite")
+        try SQLiteObjectStore(path: path, model: TestModels.company()).close()
+        #expect {
+            try SQLiteObjectStore(path: path, model: CascadeShape.model())
+        } throws: { error in
+            let error = error as? SQLiteStoreError
+            return error?.kind == .incompatibleFile && error!.message.contains("was created for a different model")
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsRefusedWithAClearError() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("notes.txt")
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try SQLiteObjectStore(path: path, model: TestModels.company())
+        } throws: { error in
+            (error as? SQLiteStoreError)?.message == "'\(path)' is not an SQLite database"
+        }
+    }
+
+    @Test func modelsTheStoreCannotMapAreRefusedAtOpen() throws {
+        let model = try TestModels.model("""
+            <entity name="A">
+                <relationship name="bs" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="B"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="bs"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            <entity name="B"/>
+            """)
+        let scratch = try ScratchDirectory()
+        #expect {
+            try SQLiteObjectStore(path: scratch.path("A.sqlite"), model: model)
+        } throws: { error in
+            (error as? SQLiteStoreError)?.message == "the uniqueness constraint of 'A' names the to-many 'bs'; constrain attributes or to-ones only"
+        }
+    }
+}
