@@ -95,6 +95,8 @@ let package = Package(
             name: "SQLiteCascadeBenchmark",
             dependencies: ["SQLiteStore", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Test helper for SQLiteCrashSafetyTests: one large save, killed part-way by the test.
+        .executableTarget(name: "sqlite-crash-child", dependencies: ["SQLiteStore", "Conformance", "DataModel"]),
         // Writes reports/sqlite-cascade.md: `swift run -c release sqlite-cascade-report`.
         .executableTarget(name: "sqlite-cascade-report", dependencies: ["SQLiteCascadeBenchmark"]),
         // The command-line tool: thin commands over the libraries.
@@ -119,6 +121,14 @@ let package = Package(
             name: "SQLiteStoreTests",
             dependencies: [
                 "SQLiteStore", "SQLiteCascadeBenchmark", "Conformance", "DataModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Kills a saving child process at many points and checks the file holds one whole state.
+        .testTarget(
+            name: "SQLiteCrashSafetyTests",
+            dependencies: [
+                "SQLiteStore", "Conformance", "DataModel", "sqlite-crash-child",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
