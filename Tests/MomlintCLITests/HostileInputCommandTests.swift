@@ -37,6 +37,15 @@ struct HostileInputCommandTests {
                     + "(models are UTF-8, as Xcode writes them); Bytes: 0xE9 0x22 0x2F 0x3E") == true)
     }
 
+    /// Found by the fuzzer: libxml2 printed iconv's "encoding error" lines to standard error.
+    @Test func aDeclaredEncodingPrintsNothingOnTheSide() throws {
+        let workspace = try Workspace()
+        let input = MomlintProcess.packageRoot.path + "/Fixtures/Fuzz/regressions/declared-iso-2022-jp.contents"
+        try workspace.write("Encoded.xcdatamodel/contents", String(contentsOfFile: input, encoding: .utf8))
+        let result = try workspace.run("lint", "Encoded.xcdatamodel")
+        #expect(result.standardError == "Linted 1 model: 0 errors, 0 warnings.\n")
+    }
+
     @Test func limitOptionsRaiseAndLowerTheBounds() throws {
         let workspace = try Workspace()
         let lowered = try workspace.run("lint", "--max-entities", "1")
