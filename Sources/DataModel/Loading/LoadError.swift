@@ -70,7 +70,7 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `path:line:column: error: message`, the form editors turn into a link.
-    public var description: String { "\(place): error: \(message)" }
+    public var description: String { PrintableText.escaped("\(place): error: \(message)") }
 }
 
 /// Something the loader wants the user to know that is not an error.
@@ -83,5 +83,5 @@ public struct LoadNote: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(path): note: \(message)" }
+    public var description: String { PrintableText.escaped("\(path): note: \(message)") }
 }
