@@ -63,21 +63,15 @@ enum StartTagScanner {
         /// Counts attributes from `index` to the end of the start tag, stopping early past `limit`.
         private mutating func countAttributes(upTo limit: Int) -> Int {
             var count = 0
-            var quote: UInt8?
-            while index < buffer.count {
-                let byte = buffer[index]
-                index += 1
-                if let open = quote {
-                    if byte == open { quote = nil }
-                } else if byte == Self.doubleQuote || byte == Self.singleQuote {
-                    quote = byte
-                } else if byte == Self.equals {
+            readMarkup { byte in
+                switch byte {
+                case Self.equals:
                     count += 1
-                    if count > limit { return count }
-                } else if byte == Self.greaterThan || byte == Self.lessThan {
-                    // `<` cannot appear in a well-formed tag; stop so the next tag is seen.
-                    if byte == Self.lessThan { index -= 1 }
-                    return count
+                    return count > limit ? .stopAfter : .goOn
+                case Self.greaterThan: return .stopAfter
+                // `<` cannot appear in a well-formed tag; stop before it so the next tag is seen.
+                case Self.lessThan: return .stopBefore
+                default: return .goOn
                 }
             }
             return count
@@ -86,22 +80,43 @@ enum StartTagScanner {
         /// Skips `<!DOCTYPE …>` and the declarations of an internal subset, whose `>` may
         /// sit inside quotes or brackets.
         private mutating func skipDeclaration() {
-            var quote: UInt8?
             var brackets = 0
+            readMarkup { byte in
+                switch byte {
+                case UInt8(ascii: "["): brackets += 1
+                case UInt8(ascii: "]"): brackets = max(0, brackets - 1)
+                case Self.greaterThan where brackets == 0: return .stopAfter
+                default: break
+                }
+                return .goOn
+            }
+        }
+
+        private enum Step {
+            case goOn, stopAfter, stopBefore
+        }
+
+        /// Reads markup from `index`, skipping quoted values; `visit` sees every byte outside
+        /// quotes and says whether to go on, or to stop after or before that byte.
+        private mutating func readMarkup(_ visit: (UInt8) -> Step) {
+            var quote: UInt8?
             while index < buffer.count {
                 let byte = buffer[index]
-                index += 1
                 if let open = quote {
                     if byte == open { quote = nil }
                 } else if byte == Self.doubleQuote || byte == Self.singleQuote {
                     quote = byte
-                } else if byte == UInt8(ascii: "[") {
-                    brackets += 1
-                } else if byte == UInt8(ascii: "]") {
-                    brackets = max(0, brackets - 1)
-                } else if byte == Self.greaterThan && brackets == 0 {
-                    return
+                } else {
+                    switch visit(byte) {
+                    case .goOn: break
+                    case .stopAfter:
+                        index += 1
+                        return
+                    case .stopBefore:
+                        return
+                    }
                 }
+                index += 1
             }
         }
 
