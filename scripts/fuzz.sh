@@ -27,8 +27,10 @@ artifacts=fuzz-artifacts
 mkdir -p "$corpus" "$artifacts"
 
 echo "== building the fuzzer (release, -sanitize=fuzzer,address)" >&2
+# Without --disable-build-manifest-caching SwiftPM reuses the build plan of the root package
+# (a path dependency here) and misses source files added to it since the last fuzz build.
 nice -n 10 swift build --package-path Fuzz --scratch-path .build-fuzz -c release -j "${FUZZ_JOBS:-1}" \
-  -Xswiftc -sanitize=fuzzer,address --product LoaderFuzzer >&2
+  --disable-build-manifest-caching -Xswiftc -sanitize=fuzzer,address --product LoaderFuzzer >&2
 fuzzer=.build-fuzz/release/LoaderFuzzer
 
 # Seeds: every committed model and every past regression, copied to a scratch folder so
