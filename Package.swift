@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ProcessAdapter", targets: ["ProcessAdapter"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Configuring", targets: ["Configuring"]),
+        .library(name: "SafeYAML", targets: ["SafeYAML"]),
         .plugin(name: "LintModels", targets: ["LintModels"]),
         .library(name: "ModelGenerator", targets: ["ModelGenerator"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
@@ -56,7 +57,7 @@ let package = Package(
         // reporters. Knows nothing of the linter.
         .target(
             name: "Conformance",
-            dependencies: ["DataModel", .product(name: "Yams", package: "Yams")]
+            dependencies: ["DataModel", "SafeYAML", .product(name: "Yams", package: "Yams")]
         ),
         // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
         // scenarios define them.
@@ -71,10 +72,13 @@ let package = Package(
         .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport"]),
         // Reporters (findings in, text out) and the entity-relationship graph renderers.
         .target(name: "Reporting", dependencies: ["Linting", "DataModel"]),
+        // YAML from untrusted files, bounded in size, depth and alias expansion before Yams
+        // composes it; shared by the configuration and scenario loaders.
+        .target(name: "SafeYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
         // `.momlint.yml`: finding it, reading it with Yams, and turning it into an engine.
         .target(
             name: "Configuring",
-            dependencies: ["Linting", "DataModel", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Linting", "DataModel", "SafeYAML", .product(name: "Yams", package: "Yams")]
         ),
         // Synthetic, well-made models of any size for benchmarks and tests. Writes XML only:
         // it shares no code with the loader, so loading its output is a real check of both.
@@ -95,6 +99,8 @@ let package = Package(
             name: "SQLiteCascadeBenchmark",
             dependencies: ["SQLiteStore", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Test helper for SQLiteCrashSafetyTests: one large save, killed part-way by the test.
+        .executableTarget(name: "sqlite-crash-child", dependencies: ["SQLiteStore", "Conformance", "DataModel"]),
         // Writes reports/sqlite-cascade.md: `swift run -c release sqlite-cascade-report`.
         .executableTarget(name: "sqlite-cascade-report", dependencies: ["SQLiteCascadeBenchmark"]),
         // The command-line tool: thin commands over the libraries.
@@ -108,6 +114,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
+        .testTarget(name: "SafeYAMLTests", dependencies: ["SafeYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),

@@ -1,3 +1,5 @@
+import DataModel
+
 /// A problem found in a configuration file: a warning (momlint goes on, ignoring the part
 /// it cannot use) or an error (exit 2). One line, naming the file and, where known, the
 /// line and column.
@@ -24,6 +26,7 @@ public struct ConfigurationDiagnostic: Error, Hashable, Sendable, CustomStringCo
     /// `file[:line:column]: warning|error: message`.
     public var description: String {
         let place = line.map { "\(file):\($0):\(column ?? 1)" } ?? file
-        return "\(place): \(level.rawValue): \(message)"
+        // Keys and values quoted in the message come from the file: one line, whatever they hold.
+        return PrintableText.escaped("\(place): \(level.rawValue): \(message)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Linting
+import SafeYAML
 import Yams
 
 /// Finding and reading `.momlint.yml`.
@@ -60,12 +61,16 @@ public enum ConfigurationFile {
         guard FileManager.default.fileExists(atPath: absolutePath, isDirectory: &isDirectory) else {
             throw ConfigurationDiagnostic(.error, file: path, message: ConfigurationWording.notFound())
         }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: absolutePath) else {
-            throw ConfigurationDiagnostic(.error, file: path, message: ConfigurationWording.unreadable(
-                isDirectory.boolValue ? "it is a folder" : "permission denied"))
+        guard !isDirectory.boolValue else {
+            throw ConfigurationDiagnostic(.error, file: path, message: ConfigurationWording.unreadable("it is a folder"))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigurationDiagnostic(.error, file: path, message: ConfigurationWording.unreadable("it is not UTF-8 text"))
+        let text: String
+        do {
+            // Bounded: a FIFO or a huge file given with --config cannot make momlint read forever.
+            text = try SafeYAML.readText(atPath: absolutePath)
+        } catch {
+            throw ConfigurationDiagnostic(.error, file: path, message: error.kind == .unreadable
+                ? ConfigurationWording.unreadable(error.message) : ConfigurationWording.refusedYAML(error.message))
         }
         let folder = (absolutePath as NSString).deletingLastPathComponent
         return try parse(text, file: path, folder: folder, catalogue: catalogue, otherRuleIDs: otherRuleIDs)
@@ -77,7 +82,10 @@ public enum ConfigurationFile {
                              otherRuleIDs: [String] = []) throws(ConfigurationDiagnostic) -> Loaded {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try SafeYAML.compose(yaml: text)
+        } catch let refusal as YAMLRefusal {
+            throw ConfigurationDiagnostic(.error, file: file, line: refusal.line, column: refusal.column,
+                                          message: ConfigurationWording.refusedYAML(refusal.message))
         } catch {
             throw diagnostic(for: error, file: file)
         }

@@ -6,6 +6,11 @@ public enum ConfigurationWording {
         "invalid YAML: \(problem); fix the file or pass another with --config"
     }
 
+    /// Over one of SafeYAML's bounds (size, nesting, alias expansion).
+    static func refusedYAML(_ why: String) -> String {
+        "refused: \(why)"
+    }
+
     static func notAMapping(found: String) -> String {
         "the configuration must be a mapping of keys to values (e.g. 'disabled_rules: [missing_inverse]'), not \(found)"
     }

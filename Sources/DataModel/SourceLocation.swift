@@ -14,7 +14,7 @@ public struct SourceLocation: Hashable, Comparable, Sendable, CustomStringConver
     }
 
     /// `file:line:column`, the form editors and Xcode turn into a link.
-    public var description: String { "\(file):\(line):\(column)" }
+    public var description: String { "\(PrintableText.escaped(file)):\(line):\(column)" }
 
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)

@@ -21,10 +21,12 @@ public struct Finding: Hashable, Sendable {
         self.suggestion = suggestion
     }
 
+    /// The message and suggestion quote names from the model, so they are made printable on
+    /// one line here, once for every reporter (see `PrintableText`).
     public init(_ violation: Violation, ruleID: String, severity: Severity) {
-        self.init(ruleID: ruleID, severity: severity, message: violation.message, location: violation.location,
-                  entityName: violation.entityName, propertyName: violation.propertyName,
-                  suggestion: violation.suggestion)
+        self.init(ruleID: ruleID, severity: severity, message: PrintableText.escaped(violation.message),
+                  location: violation.location, entityName: violation.entityName,
+                  propertyName: violation.propertyName, suggestion: violation.suggestion.map(PrintableText.escaped))
     }
 
     /// Findings sort by file, line, column, then rule id, so output is deterministic.

@@ -53,6 +53,9 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Report errors only, and print no notes or summary line.")
     var quiet = false
 
+    @OptionGroup(title: "Input limits")
+    var limitOptions: LoadLimitOptions
+
     func run() throws {
         var standardError = StandardError()
         let writer: ReportWriter
@@ -71,8 +74,8 @@ struct LintCommand: ParsableCommand {
         let configuration = loaded.configuration
         if !quiet { for warning in loaded.warnings { print(warning, to: &standardError) } }
 
-        var run = LintRun(paths: configuration.paths(arguments: paths), loader: ModelLoader(loadsAllVersions: allVersions),
-                          engine: engine)
+        let loader = ModelLoader(limits: limitOptions.limits, loadsAllVersions: allVersions)
+        var run = LintRun(paths: configuration.paths(arguments: paths), loader: loader, engine: engine)
         run.checkSources(in: sourceDirectories)
         run = configuration.applied(to: configuration.excluding(from: run))
         var inputFailed = !run.loadFailures.isEmpty

@@ -92,7 +92,9 @@ import Testing
 
     @Test func deepNestingIsBounded() throws {
         let error = try failure("DeepNesting.xcdatamodel")
-        #expect(error.reason == .refusedXML("elements nest deeper than 64 levels"))
+        #expect(error.reason == .overLimit(LoadLimitExceeded(.depth, maximum: 64, subject: "<userInfo>")))
+        #expect(error.message == "elements nest deeper than 64 levels at <userInfo>; "
+                    + "Xcode never writes this, so the file is damaged or hostile")
     }
 
     @Test func oversizedFileIsRefusedBeforeReading() throws {

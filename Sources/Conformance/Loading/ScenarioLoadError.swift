@@ -1,3 +1,5 @@
+import DataModel
+
 /// Why a scenario file (or an expected-failures file) cannot be used: one line naming the file
 /// and, where the YAML parser or the node says, the line and column.
 public struct ScenarioLoadError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -20,5 +22,5 @@ public struct ScenarioLoadError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// `file:line:column: error: message`, the form editors turn into a link.
-    public var description: String { "\(place): error: \(message)" }
+    public var description: String { PrintableText.escaped("\(place): error: \(message)") }
 }

@@ -1,5 +1,6 @@
 import DataModel
 import Foundation
+import SafeYAML
 import Yams
 
 /// Reads scenario files (YAML, one scenario each) into `Scenario` values, checking them against
@@ -59,9 +60,11 @@ public struct ScenarioLoader {
     private func load(file: String, cache: ModelCache) throws(ScenarioLoadError) -> Scenario {
         let text: String
         do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
+            // Bounded: a scenario folder from another project cannot make the loader read a huge file.
+            text = try SafeYAML.readText(atPath: file)
         } catch {
-            throw ScenarioLoadError(file: file, message: "cannot read: \(error.localizedDescription)")
+            throw ScenarioLoadError(file: file, message: error.kind == .unreadable
+                ? "cannot read: \(error.message)" : "refused: \(error.message)")
         }
         return try parse(yaml: text, file: file, cache: cache)
     }
@@ -69,7 +72,10 @@ public struct ScenarioLoader {
     private func parse(yaml: String, file: String, cache: ModelCache) throws(ScenarioLoadError) -> Scenario {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try SafeYAML.compose(yaml: yaml)
+        } catch let refusal as YAMLRefusal {
+            throw ScenarioLoadError(file: file, line: refusal.line, column: refusal.column,
+                                    message: "refused: \(refusal.message)")
         } catch let error as YamlError {
             throw Self.loadError(from: error, file: file)
         } catch {

@@ -93,6 +93,7 @@ struct ContentsReader {
                     return
                 }
                 let allowed = !parent.isUnknown && Self.allows(parent.known, tag.known)
+                if allowed { try Self.checkLimits(of: tag, in: parent, limits: options.limits) }
                 stack.append(OpenElement(tag, file: file, isUnknown: !allowed))
             case .end:
                 if skippedDepth > 0 {
@@ -111,6 +112,49 @@ struct ContentsReader {
             throw XMLParseFailure(kind: .malformed, message: "the document has no <model> element", line: 1, column: 1)
         }
         return model
+    }
+
+    // MARK: Limits
+
+    /// Attributes whose value names an entity, a property, a class or a configuration.
+    private static let nameAttributes: Set<KnownXMLName> = [
+        .name, .representedClassName, .parentEntity, .destinationEntity, .inverseName, .inverseEntity,
+        .customClassName, .valueTransformerName, .composite, .entity,
+    ]
+
+    /// Bounds what one model may declare (see `LoadLimits`), checked as each element of the
+    /// grammar opens, so no count ever runs past its limit.
+    private static func checkLimits(of tag: XMLStartTag, in parent: OpenElement,
+                                    limits: LoadLimits) throws(XMLParseFailure) {
+        if let exceeded = tooMany(tag, in: parent, limits: limits) ?? tooLongName(in: tag, limits: limits) {
+            throw XMLParseFailure(exceeded, line: tag.line, column: tag.column)
+        }
+    }
+
+    private static func tooMany(_ tag: XMLStartTag, in parent: OpenElement, limits: LoadLimits) -> LoadLimitExceeded? {
+        switch tag.known {
+        case .entity? where parent.entities.count >= limits.maximumEntities:
+            return LoadLimitExceeded(.entities, maximum: limits.maximumEntities,
+                                     subject: "entity \(LoadLimitExceeded.quoted(tag.attributes["name"] ?? ""))")
+        case .attribute?, .relationship?, .fetchedProperty?:
+            let declared = parent.attributeChildren.count + parent.relationships.count + parent.fetchedProperties.count
+            guard declared >= limits.maximumPropertiesPerEntity else { return nil }
+            let owner = parent.known == .composite ? "composite" : "entity"
+            return LoadLimitExceeded(.propertiesPerEntity, maximum: limits.maximumPropertiesPerEntity,
+                                     subject: "\(owner) \(LoadLimitExceeded.quoted(parent.attributes["name"] ?? ""))")
+        default:
+            return nil
+        }
+    }
+
+    private static func tooLongName(in tag: XMLStartTag, limits: LoadLimits) -> LoadLimitExceeded? {
+        for attribute in tag.attributes {
+            guard let known = attribute.known, nameAttributes.contains(known),
+                  attribute.value.utf8.count > limits.maximumNameBytes else { continue }
+            return LoadLimitExceeded(.nameBytes, maximum: limits.maximumNameBytes,
+                                     subject: "the \(attribute.name) \(LoadLimitExceeded.quoted(attribute.value))")
+        }
+        return nil
     }
 
     // MARK: Closing an element into its parent

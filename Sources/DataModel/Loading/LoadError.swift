@@ -13,8 +13,10 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
         case tooLarge(bytes: Int, limit: Int)
         case unreadable(String)
         case malformedXML(String)
-        /// A DOCTYPE, an entity declaration or excessive nesting, refused on purpose.
+        /// A DOCTYPE or a declaration inside one, refused on purpose.
         case refusedXML(String)
+        /// An input past one of `LoadLimits`, refused before it costs unbounded time or memory.
+        case overLimit(LoadLimitExceeded)
         /// An `.xcdatamodeld` that holds no `.xcdatamodel` version.
         case emptyBundle
     }
@@ -52,20 +54,23 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .emptyFile:
             "the file is empty; a model's contents file holds a <model> element"
         case .tooLarge(let bytes, let limit):
-            "the file is \(bytes) bytes, over the limit of \(limit) bytes for a model"
+            "the file is \(bytes) bytes, over the limit of \(limit) bytes for a model; "
+                + LoadLimits.Limit.fileBytes.advice
         case .unreadable(let why):
             "cannot read: \(why)"
         case .malformedXML(let why):
             "malformed XML: \(why)"
         case .refusedXML(let why):
             "refused: \(why)"
+        case .overLimit(let exceeded):
+            exceeded.message
         case .emptyBundle:
             "the .xcdatamodeld bundle holds no .xcdatamodel version"
         }
     }
 
     /// `path:line:column: error: message`, the form editors turn into a link.
-    public var description: String { "\(place): error: \(message)" }
+    public var description: String { PrintableText.escaped("\(place): error: \(message)") }
 }
 
 /// Something the loader wants the user to know that is not an error.
@@ -78,22 +83,5 @@ public struct LoadNote: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(path): note: \(message)" }
-}
-
-/// Bounds on what one input may make the loader do, so any input ends in bounded time
-/// and memory.
-public struct LoadLimits: Hashable, Sendable {
-    /// The largest `contents` file accepted. Real models are under a megabyte; a generated
-    /// 10,000-entity model is about 20 MB.
-    public var maximumFileBytes: Int
-    /// The deepest element nesting accepted (Core Data's grammar needs five levels).
-    public var maximumDepth: Int
-
-    public init(maximumFileBytes: Int = 256 * 1024 * 1024, maximumDepth: Int = 64) {
-        self.maximumFileBytes = maximumFileBytes
-        self.maximumDepth = maximumDepth
-    }
-
-    public static let standard = LoadLimits()
+    public var description: String { PrintableText.escaped("\(path): note: \(message)") }
 }

@@ -45,7 +45,7 @@ public struct ModelLoader: Sendable {
         do {
             return try ContentsReader(file: file).read(
                 bytes, version: version ?? Self.standaloneVersion,
-                options: XMLEventParser.Options(allowsDocumentType: false, maximumDepth: limits.maximumDepth))
+                options: XMLEventParser.Options(allowsDocumentType: false, limits: limits))
         } catch {
             throw LoadError(xml: error, path: file)
         }
@@ -275,7 +275,7 @@ public struct ModelLoader: Sendable {
         try checkPrologue(bytes, path: path)
         do {
             return try CurrentVersionReader().read(
-                bytes, options: XMLEventParser.Options(maximumDepth: limits.maximumDepth))
+                bytes, options: XMLEventParser.Options(limits: limits))
         } catch {
             throw LoadError(xml: error, path: path)
         }
@@ -401,6 +401,7 @@ extension LoadError {
         let reason: Reason = switch failure.kind {
         case .malformed: .malformedXML(failure.message)
         case .refused: .refusedXML(failure.message)
+        case .overLimit(let exceeded): .overLimit(exceeded)
         case .rejectedByReader: .notAModel(failure.message)
         }
         self.init(path: path, line: failure.line, column: failure.column, reason: reason)

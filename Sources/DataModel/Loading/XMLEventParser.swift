@@ -16,8 +16,10 @@ struct XMLParseFailure: Error, Equatable {
     enum Kind: Equatable {
         /// libxml2 found the document not well-formed (or not UTF-8).
         case malformed
-        /// A DOCTYPE, entity declaration or deeper-than-allowed nesting: refused on purpose.
+        /// A DOCTYPE or a declaration inside one: refused on purpose.
         case refused
+        /// Past one of `LoadLimits`.
+        case overLimit(LoadLimitExceeded)
         /// The callback threw; its message is kept.
         case rejectedByReader
     }
@@ -25,6 +27,17 @@ struct XMLParseFailure: Error, Equatable {
     var message: String
     var line: Int
     var column: Int
+
+    init(kind: Kind, message: String, line: Int, column: Int) {
+        self.kind = kind
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    init(_ exceeded: LoadLimitExceeded, line: Int, column: Int) {
+        self.init(kind: .overLimit(exceeded), message: exceeded.message, line: line, column: column)
+    }
 }
 
 /// A thin, safe wrapper over libxml2's SAX2 push of start and end tags.
@@ -38,13 +51,16 @@ struct XMLParseFailure: Error, Equatable {
 /// - our `entityDecl` callback registers nothing, so a declared entity is never defined and
 ///   a reference to it is an error, not an expansion (this is what stops entity bombs);
 /// - documents that must not have a DOCTYPE (`contents`) stop at the DOCTYPE itself;
-/// - a process-wide external entity loader refuses every URL, in case anything asks.
+/// - a process-wide external entity loader refuses every URL, in case anything asks;
+/// - `XML_PARSE_IGNORE_ENC` keeps every document UTF-8 (as Xcode writes them), so no
+///   `encoding="…"` declaration can send the bytes through iconv.
+/// Every `LoadLimits` bound that libxml2 itself could blow past is checked here: depth,
+/// element count, attributes per tag (before parsing, see `StartTagScanner`), name length.
 enum XMLEventParser {
     struct Options {
         /// Property lists carry a DOCTYPE naming Apple's DTD; `contents` files never do.
         var allowsDocumentType = false
-        /// Deepest element nesting accepted. Core Data models nest five levels at most.
-        var maximumDepth = 64
+        var limits = LoadLimits.standard
         /// Whether to report character data (only the plist reader needs it).
         var reportsText = false
     }
@@ -64,16 +80,30 @@ enum XMLEventParser {
     ) throws(XMLParseFailure) {
         installRefusingEntityLoader
         let lines = LineTable(bytes)
+        let attributeLimit = options.limits.maximumAttributesPerElement
+        if let crowded = StartTagScanner.firstTag(in: bytes, withMoreAttributesThan: attributeLimit) {
+            let (line, column) = lines.position(ofByte: crowded.offset)
+            throw XMLParseFailure(
+                LoadLimitExceeded(.attributesPerElement, maximum: attributeLimit, subject: "<\(crowded.name)>"),
+                line: line, column: column)
+        }
         return try withoutActuallyEscaping(handle) { handle throws(XMLParseFailure) in
             let session = ParseSession(bytes: bytes, lines: lines, options: options, handle: handle)
             try session.run()
         }
     }
 
-    /// Installed once per process: every external entity or DTD request gets nothing.
+    /// Installed once per process: every external entity or DTD request gets nothing, and
+    /// errors libxml2 raises outside any parser (encoding and I/O errors) are dropped instead
+    /// of printed to standard error; the parse they break still fails through `serror` or
+    /// the well-formedness check, as one `LoadError`. libxml2 keeps this handler per thread:
+    /// the thread-default setter covers threads that first use libxml2 later, the plain one
+    /// this thread.
     private static let installRefusingEntityLoader: Void = {
         xmlInitParser()
         xmlSetExternalEntityLoader { _, _, _ in nil }
+        xmlThrDefSetStructuredErrorFunc(nil) { _, _ in }
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
     }()
 }
 
@@ -129,6 +159,7 @@ private final class ParseSession {
     var context: xmlParserCtxtPtr?
     var failure: XMLParseFailure?
     var depth = 0
+    var elementCount = 0
     var pendingText = ""
     var names = NameTable()
 
@@ -160,7 +191,7 @@ private final class ParseSession {
         // NOENT only decodes the predefined entities (&amp; …) in attribute values:
         // no other entity can be defined, see `entityDecl` below.
         let parseOptions = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue
-            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
         xmlCtxtUseOptions(context, parseOptions)
         context.pointee.sax.pointee = Self.makeHandler(reportsText: options.reportsText)
         context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
@@ -179,6 +210,29 @@ private final class ParseSession {
             failure = XMLParseFailure(kind: kind, message: message, line: line, column: column)
         }
         if let context { xmlStopParser(context) }
+    }
+
+    func fail(_ exceeded: LoadLimitExceeded, line: Int, column: Int) {
+        fail(.overLimit(exceeded), exceeded.message, line: line, column: column)
+    }
+
+    /// Fails on a name longer than the limit; `what` says whose name it is.
+    func checkLength(of name: String, _ what: String, line: Int, column: Int) -> Bool {
+        let limit = options.limits.maximumNameBytes
+        guard name.utf8.count > limit else { return true }
+        fail(LoadLimitExceeded(.nameBytes, maximum: limit, subject: "the \(what) \(LoadLimitExceeded.quoted(name))"),
+             line: line, column: column)
+        return false
+    }
+
+    /// Refuses a declaration in a DOCTYPE's internal subset. Entity declarations would
+    /// allow expansion bombs, attribute-list declarations would add defaulted attributes
+    /// that `StartTagScanner` never sees; none belongs in a model or a property list.
+    func refuseDeclaration(_ kind: String, _ name: UnsafePointer<xmlChar>?) {
+        let (line, column) = currentPosition()
+        let declared = name.map { String(cString: $0) } ?? "?"
+        fail(.refused, "\(kind) declaration \(LoadLimitExceeded.quoted(declared)) is not allowed; "
+             + "momlint never reads DTDs or expands entities", line: line, column: column)
     }
 
     func currentPosition() -> (line: Int, column: Int) {
@@ -206,6 +260,18 @@ private final class ParseSession {
         }
     }
 
+    /// An error is one line, but libxml2 messages may span several ("Input is not proper
+    /// UTF-8, indicate encoding !\nBytes: 0xE9 …"): the lines are joined. Its advice to
+    /// declare an encoding is replaced, since momlint reads every document as UTF-8.
+    static func oneLine(libxml2Message raw: String) -> String {
+        raw.replacingOccurrences(of: "Input is not proper UTF-8, indicate encoding !",
+                                 with: "Input is not proper UTF-8 (models are UTF-8, as Xcode writes them)")
+            .split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: "; ")
+    }
+
     static func from(_ pointer: UnsafeMutableRawPointer?) -> ParseSession? {
         pointer.map { Unmanaged<ParseSession>.fromOpaque($0).takeUnretainedValue() }
     }
@@ -221,11 +287,21 @@ private final class ParseSession {
             let tagEnd = Int(xmlByteConsumed(session.context))
             let start = session.lines.tagStart(before: min(tagEnd, session.bytes.count - 1))
             let (line, column) = session.lines.position(ofByte: start)
-            if session.depth > session.options.maximumDepth {
-                session.fail(.refused, "elements nest deeper than \(session.options.maximumDepth) levels",
+            let (name, known) = localName.map { session.names.name(at: $0) } ?? ("", nil)
+            let limits = session.options.limits
+            session.elementCount += 1
+            if session.depth > limits.maximumDepth {
+                session.fail(LoadLimitExceeded(.depth, maximum: limits.maximumDepth, subject: "<\(name.prefix(40))>"),
                              line: line, column: column)
                 return
             }
+            if session.elementCount > limits.maximumElements {
+                session.fail(LoadLimitExceeded(.elements, maximum: limits.maximumElements,
+                                               subject: "<\(name.prefix(40))>"),
+                             line: line, column: column)
+                return
+            }
+            guard session.checkLength(of: name, "element name", line: line, column: column) else { return }
             var attributes: [XMLAttributes.Attribute] = []
             if let values = attributeValues, attributeCount > 0 {
                 attributes.reserveCapacity(Int(attributeCount))
@@ -238,10 +314,10 @@ private final class ParseSession {
                     let length = valueEnd - valueStart
                     let value = String(decoding: UnsafeBufferPointer(start: valueStart, count: length), as: UTF8.self)
                     let (decoded, known) = session.names.name(at: name)
+                    guard session.checkLength(of: decoded, "attribute name", line: line, column: column) else { return }
                     attributes.append(.init(name: decoded, value: value, known: known))
                 }
             }
-            let (name, known) = localName.map { session.names.name(at: $0) } ?? ("", nil)
             session.deliver(.start(XMLStartTag(name: name, known: known, attributes: XMLAttributes(attributes),
                                                 line: line, column: column)))
         }
@@ -273,18 +349,28 @@ private final class ParseSession {
         }
 
         handler.entityDecl = { userData, name, _, _, _, _ in
-            guard let session = ParseSession.from(userData) else { return }
-            let (line, column) = session.currentPosition()
-            let entity = name.map { String(cString: $0) } ?? "?"
-            session.fail(.refused, "entity declaration '\(entity)' is not allowed; momlint never expands entities",
-                         line: line, column: column)
+            ParseSession.from(userData)?.refuseDeclaration("entity", name)
+        }
+        handler.unparsedEntityDecl = { userData, name, _, _, _ in
+            ParseSession.from(userData)?.refuseDeclaration("entity", name)
+        }
+        handler.attributeDecl = { userData, element, _, _, _, _, tree in
+            // The callback owns the enumeration of allowed values (see xmlParseAttributeListDecl).
+            xmlFreeEnumeration(tree)
+            ParseSession.from(userData)?.refuseDeclaration("attribute-list", element)
+        }
+        handler.elementDecl = { userData, name, _, _ in
+            ParseSession.from(userData)?.refuseDeclaration("element", name)
+        }
+        handler.notationDecl = { userData, name, _, _ in
+            ParseSession.from(userData)?.refuseDeclaration("notation", name)
         }
 
         handler.serror = { userData, error in
             guard let session = ParseSession.from(userData), let error else { return }
             guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
             let raw = error.pointee.message.map { String(cString: $0) } ?? "XML error"
-            let message = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            let message = ParseSession.oneLine(libxml2Message: raw)
             session.fail(.malformed, message, line: Int(max(1, error.pointee.line)), column: Int(max(1, error.pointee.int2)))
         }
         return handler

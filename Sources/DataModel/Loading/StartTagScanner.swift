@@ -1,0 +1,161 @@
+/// A linear pass over a document's bytes that finds the first start tag with more
+/// attributes than allowed, before libxml2 parses anything.
+///
+/// Why before: libxml2 2.9 (`xmlParseStartTag2`) checks each attribute of a start tag
+/// against every earlier one, and namespace declarations likewise, so a single tag with
+/// 100,000 attributes (1 MB) takes minutes, and the SAX callback that could count them
+/// only runs once the whole tag is parsed.
+///
+/// The scan understands just enough XML to count: comments, CDATA sections, processing
+/// instructions and declarations are skipped; in a start tag, each `=` outside a quoted
+/// value introduces one attribute. On malformed input the count may be off, which only
+/// changes which error the user sees first: libxml2 still rejects the document.
+enum StartTagScanner {
+    struct CrowdedTag: Equatable {
+        /// The byte offset of the tag's `<`.
+        var offset: Int
+        /// The tag's name as written (at most 64 bytes of it).
+        var name: String
+    }
+
+    static func firstTag(in bytes: [UInt8], withMoreAttributesThan limit: Int) -> CrowdedTag? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = Cursor(buffer: buffer)
+            return scanner.firstTag(withMoreAttributesThan: limit)
+        }
+    }
+
+    private struct Cursor {
+        let buffer: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        private static let lessThan = UInt8(ascii: "<"), greaterThan = UInt8(ascii: ">")
+        private static let equals = UInt8(ascii: "="), singleQuote = UInt8(ascii: "'")
+        private static let doubleQuote = UInt8(ascii: "\""), bang = UInt8(ascii: "!")
+        private static let question = UInt8(ascii: "?"), slash = UInt8(ascii: "/")
+
+        mutating func firstTag(withMoreAttributesThan limit: Int) -> CrowdedTag? {
+            while let start = next(Self.lessThan) {
+                index = start + 1
+                guard index < buffer.count else { return nil }
+                switch buffer[index] {
+                case Self.bang:
+                    if matches("!--") {
+                        skip(past: "-->")
+                    } else if matches("![CDATA[") {
+                        skip(past: "]]>")
+                    } else {
+                        skipDeclaration()
+                    }
+                case Self.question:
+                    skip(past: "?>")
+                case Self.slash:
+                    skip(past: ">")
+                default:
+                    if countAttributes(upTo: limit) > limit {
+                        return CrowdedTag(offset: start, name: tagName(at: start + 1))
+                    }
+                }
+            }
+            return nil
+        }
+
+        /// Counts attributes from `index` to the end of the start tag, stopping early past `limit`.
+        private mutating func countAttributes(upTo limit: Int) -> Int {
+            var count = 0
+            readMarkup { byte in
+                switch byte {
+                case Self.equals:
+                    count += 1
+                    return count > limit ? .stopAfter : .goOn
+                case Self.greaterThan: return .stopAfter
+                // `<` cannot appear in a well-formed tag; stop before it so the next tag is seen.
+                case Self.lessThan: return .stopBefore
+                default: return .goOn
+                }
+            }
+            return count
+        }
+
+        /// Skips `<!DOCTYPE …>` and the declarations of an internal subset, whose `>` may
+        /// sit inside quotes or brackets.
+        private mutating func skipDeclaration() {
+            var brackets = 0
+            readMarkup { byte in
+                switch byte {
+                case UInt8(ascii: "["): brackets += 1
+                case UInt8(ascii: "]"): brackets = max(0, brackets - 1)
+                case Self.greaterThan where brackets == 0: return .stopAfter
+                default: break
+                }
+                return .goOn
+            }
+        }
+
+        private enum Step {
+            case goOn, stopAfter, stopBefore
+        }
+
+        /// Reads markup from `index`, skipping quoted values; `visit` sees every byte outside
+        /// quotes and says whether to go on, or to stop after or before that byte.
+        private mutating func readMarkup(_ visit: (UInt8) -> Step) {
+            var quote: UInt8?
+            while index < buffer.count {
+                let byte = buffer[index]
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else if byte == Self.doubleQuote || byte == Self.singleQuote {
+                    quote = byte
+                } else {
+                    switch visit(byte) {
+                    case .goOn: break
+                    case .stopAfter:
+                        index += 1
+                        return
+                    case .stopBefore:
+                        return
+                    }
+                }
+                index += 1
+            }
+        }
+
+        private func next(_ byte: UInt8) -> Int? {
+            var position = index
+            while position < buffer.count {
+                if buffer[position] == byte { return position }
+                position += 1
+            }
+            return nil
+        }
+
+        private func matches(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard index + count <= buffer.count else { return false }
+            let pattern = UnsafeBufferPointer(start: text.utf8Start, count: count)
+            for offset in 0..<count where buffer[index + offset] != pattern[offset] { return false }
+            return true
+        }
+
+        private mutating func skip(past terminator: StaticString) {
+            while index < buffer.count {
+                if matches(terminator) {
+                    index += terminator.utf8CodeUnitCount
+                    return
+                }
+                index += 1
+            }
+        }
+
+        private func tagName(at offset: Int) -> String {
+            var end = offset
+            while end < buffer.count && end - offset < 64 {
+                let byte = buffer[end]
+                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == Self.slash
+                    || byte == Self.greaterThan { break }
+                end += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[offset..<end]), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Conformance
+import DataModel
+import Foundation
+import SQLiteStore
+
+// A test helper for Tests/SQLiteCrashSafetyTests, which kills it with SIGKILL part-way
+// through: one large save that replaces a whole generation of a ledger.
+//
+//   sqlite-crash-child MODEL STORE GENERATION COUNT
+//
+// Deletes the ledger in STORE (its entries go by the Cascade rule), inserts a new ledger of
+// GENERATION with COUNT entries, and saves it all at once. Prints "saving" just before the
+// save and "saved" after it, unbuffered, so the parent knows where the child is.
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("sqlite-crash-child: \(message)\n".utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count == 4, let generation = Int64(arguments[arguments.startIndex + 2]),
+      let count = Int(arguments[arguments.startIndex + 3]) else {
+    fail("usage: sqlite-crash-child MODEL STORE GENERATION COUNT")
+}
+let modelPath = arguments[arguments.startIndex], storePath = arguments[arguments.startIndex + 1]
+
+do {
+    let loaded = ModelLoader().load(paths: [modelPath])
+    guard let model = loaded.models.first else { fail("cannot load \(modelPath): \(loaded.failures)") }
+    let store = try SQLiteObjectStore(path: storePath, model: model)
+    for ledger in try store.fetch("Ledger") { try store.delete(ledger) }
+    let ledger = try store.insert("Ledger", values: ["generation": .integer(generation)])
+    // About 200 bytes an entry, so a save of a few thousand entries spills pages to the WAL
+    // before it commits.
+    let filler = String(repeating: "g\(generation) ", count: 50)
+    for serial in 0..<count {
+        let entry = try store.insert("Entry", values: [
+            "serial": .integer(Int64(serial)), "generation": .integer(generation), "payload": .string(filler),
+        ])
+        try store.link(entry, "ledger", to: ledger)
+    }
+    FileHandle.standardOutput.write(Data("saving\n".utf8))
+    try store.save()
+    FileHandle.standardOutput.write(Data("saved\n".utf8))
+    try store.close()
+} catch {
+    fail("\(error)")
+}
