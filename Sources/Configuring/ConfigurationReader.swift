@@ -50,6 +50,8 @@ struct ConfigurationReader {
             configuration.included = strings(value, key: key.rawValue)?.map { FilePaths.absolute($0, base: folder) }
         case .excluded:
             configuration.excluded = (strings(value, key: key.rawValue) ?? []).map { FilePaths.absolute($0, base: folder) }
+        case .sources:
+            configuration.sources = (strings(value, key: key.rawValue) ?? []).map { FilePaths.absolute($0, base: folder) }
         case .disabledRules:
             configuration.disabledRules = Set(knownRules(value, key: key.rawValue) ?? [])
         case .onlyRules:

@@ -12,6 +12,7 @@ public struct LintConfiguration: Sendable {
         case disabledRules = "disabled_rules"
         case onlyRules = "only_rules"
         case strict
+        case sources
     }
 
     /// A rule's own entry: `missing_inverse: error` or `too_many: {severity: error, limit: 150}`.
@@ -35,6 +36,8 @@ public struct LintConfiguration: Sendable {
     public var ruleSettings: [String: RuleSetting]
     /// `strict: true` makes warnings fail the exit code, like `--strict`.
     public var strict: Bool?
+    /// Swift source folders or files checked against the models, like `--sources`.
+    public var sources: [String] = []
     /// The files this configuration was read from, in merge order.
     public var files: [String]
 
@@ -66,6 +69,7 @@ public struct LintConfiguration: Sendable {
             result.ruleSettings[id] = merged
         }
         result.strict = other.strict ?? strict
+        result.sources = sources + other.sources.filter { !sources.contains($0) }
         result.files += other.files
         return result
     }
@@ -117,6 +121,20 @@ public struct LintConfiguration: Sendable {
     public func paths(arguments: [String]) -> [String] {
         if !arguments.isEmpty { return arguments }
         return included ?? ["."]
+    }
+
+    /// The Swift sources to check: those on the command line, then the configuration's
+    /// `sources`, each once. Configured paths inside the working directory are shown relative
+    /// to it, so findings read as they would with `--sources`.
+    public func sourcePaths(arguments: [String],
+                            workingDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
+        var result = arguments
+        for path in sources {
+            let shown = FilePaths.isInside(path, FilePaths.absolute(workingDirectory))
+                ? FilePaths.relative(path, to: workingDirectory, base: workingDirectory) : path
+            if !result.contains(shown) && !result.contains(path) { result.append(shown) }
+        }
+        return result
     }
 
     /// True when `path` (a model file, or an input) is or lies inside an excluded path, or

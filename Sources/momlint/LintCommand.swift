@@ -26,7 +26,7 @@ struct LintCommand: ParsableCommand {
     var allVersions = false
 
     @Option(name: .customLong("sources"), help: ArgumentHelp(
-        "A folder (searched recursively) or .swift file whose NSManagedObject subclasses are checked against the models; repeatable.",
+        "A folder (searched recursively) or .swift file whose NSManagedObject subclasses are checked against the models; repeatable, and added to the configuration's `sources`.",
         valueName: "dir"))
     var sourceDirectories: [String] = []
 
@@ -76,7 +76,8 @@ struct LintCommand: ParsableCommand {
 
         let loader = ModelLoader(limits: limitOptions.limits, loadsAllVersions: allVersions)
         var run = LintRun(paths: configuration.paths(arguments: paths), loader: loader, engine: engine)
-        run.checkSources(in: sourceDirectories)
+        let sourcePaths = configuration.sourcePaths(arguments: sourceDirectories)
+        run.checkSources(in: sourcePaths)
         run = configuration.applied(to: configuration.excluding(from: run))
         var inputFailed = !run.loadFailures.isEmpty
         if let writeBaseline {
@@ -99,7 +100,7 @@ struct LintCommand: ParsableCommand {
         if !quiet { for note in run.notes { print(note, to: &standardError) } }
         for failure in run.loadFailures { print(failure, to: &standardError) }
         var context = ReportContext(engine: engine, toolVersion: Momlint.version)
-        if !sourceDirectories.isEmpty {
+        if !sourcePaths.isEmpty {
             context.rules += Self.sourceRules.filter { configuration.admits(ruleID: $0.id) }
                 .map { ReportContext.RuleInfo(description: $0, severity: configuration.severity(of: $0)) }
         }

@@ -22,6 +22,25 @@ struct LintSourcesCommandTests {
         #expect(result.standardError.contains("Linted 1 model: 4 errors, 4 warnings."))
     }
 
+    @Test("`sources:` in a configuration checks the same tree as --sources, shown relative to the working directory")
+    func configuredSourcesMatchTheOption() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-sources-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("momlint.yml")
+        try Data("sources:\n  - \(Self.fixtureRoot.path)/Mistakes\n".utf8).write(to: config)
+
+        let configured = try Self.run(["lint", "Catalogue.xcdatamodeld", "--config", config.path])
+        let option = try Self.run(["lint", "Catalogue.xcdatamodeld", "--sources", "Mistakes"])
+        #expect(configured.status == 1, "\(configured.standardError)")
+        #expect(configured.standardOutput == option.standardOutput)
+        #expect(configured.standardOutput.contains("Mistakes/Models/Item+CoreDataProperties.swift:7:5: error: "))
+
+        // The command line adds to the configuration; a folder named twice is checked once.
+        let both = try Self.run(["lint", "Catalogue.xcdatamodeld", "--config", config.path, "--sources", "Mistakes"])
+        #expect(both.standardOutput == option.standardOutput)
+    }
+
     @Test("the clean tree exits 0 with nothing on standard output; --sources repeats")
     func cleanExitsZero() throws {
         let result = try Self.run(["lint", "Catalogue.xcdatamodeld", "--sources", "Clean/Models",
