@@ -21,6 +21,9 @@ let package = Package(
                 .product(name: "ModelGenerator", package: "momlint"),
                 .product(name: "Conformance", package: "momlint"),
                 .product(name: "ReferenceStore", package: "momlint"),
+                .product(name: "SQLiteStore", package: "momlint"),
+                .product(name: "ProcessAdapter", package: "momlint"),
+                .product(name: "SQLiteCascadeBenchmark", package: "momlint"),
             ],
             path: "Benchmarks/MomlintBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -246,6 +246,8 @@ def main():
     for adapter, value in conformance:
         out.append(f"| {adapter} | {ms(nanoseconds(value.get(50.0)))} | {value.get('iterations', '–')} |")
 
+    out += cascade_lines(figures)
+
     largest_row = rows[-1]
     floor_ratio = divide(largest_row["process"][0], largest_row["floor"][0])
     floor_ratio_in_process = divide(largest_row["lint"], largest_row["floor"][0])
@@ -274,6 +276,67 @@ def main():
     with open(args.output, "w", encoding="utf-8") as report:
         report.write("\n".join(out))
     print(f"wrote {args.output}")
+
+
+# MARK: The SQLite store's cascades
+
+# The plain-SQL baselines, in the table's order; names as in CascadeDeletion.
+CASCADE_BASELINES = ["foreignKeyCascade", "recursiveSQL"]
+# SQLite's foreign-key actions are triggers, at most 1,000 deep (SQLITE_MAX_TRIGGER_DEPTH):
+# the harness leaves out `ON DELETE CASCADE` on a longer chain (CascadeBenchmarks.swift).
+LONGEST_FOREIGN_KEY_CASCADE_CHAIN = 1_000
+
+
+def cascade_lines(figures):
+    """The harness's `Cascade SHAPE SIZE DELETION` benchmarks as one row per data set, with
+    the store's median time as a ratio to each plain-SQL baseline."""
+    data_sets = {}
+    for (name, metric), values in figures.items():
+        parts = name.split(" ")
+        if parts[0] != "Cascade" or len(parts) != 4 or metric != "Time(wallclock)":
+            continue
+        _, shape, size, deletion = parts
+        data_sets.setdefault((shape, int(size)), {})[deletion] = values
+    if not data_sets:
+        return []
+
+    def described(shape, size):
+        return f"a root cascading to {size:,} children" if shape == "fan-out" else f"a chain of {size:,} nodes"
+
+    def cell(values):
+        if values is None:
+            return "–"
+        return f"{ms(nanoseconds(values.get(50.0)))} ({values.get('iterations', '–')})"
+
+    lines = ["", "## SQLite store: cascade deletion against plain SQL", "",
+             "The root of each data set deleted through `SQLiteObjectStore` (`delete(root)` then `save()`, "
+             "delete rules run in memory, one transaction) and by plain SQL on plain tables holding the same "
+             "objects: `ON DELETE CASCADE` foreign keys, and a recursive `DELETE … WHERE id IN (WITH RECURSIVE …)`. "
+             "Each iteration builds its data set in a new file, untimed, times the deletion alone, and checks "
+             "the file is empty afterwards (`Sources/SQLiteCascadeBenchmark`). Medians, with the number of "
+             "iterations in brackets; a ratio above 1 means the store is slower.", "",
+             "| data set | store | `ON DELETE CASCADE` | store ÷ cascade | recursive SQL | store ÷ recursive SQL |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    too_deep = False
+    for (shape, size), by_deletion in sorted(data_sets.items(), key=lambda item: (item[0][0] != "fan-out", item[0][1])):
+        store = by_deletion.get("store", {}).get(50.0)
+        cells = [cell(by_deletion.get("store"))]
+        for deletion in CASCADE_BASELINES:
+            values = by_deletion.get(deletion)
+            if values is None and deletion == "foreignKeyCascade" and shape == "chain" \
+                    and size > LONGEST_FOREIGN_KEY_CASCADE_CHAIN:
+                too_deep = True
+                cells += ["cannot¹", "–"]
+                continue
+            cells += [cell(values), ratio(store, values and values.get(50.0))]
+        lines.append(f"| {described(shape, size)} | " + " | ".join(cells) + " |")
+    if too_deep:
+        lines += ["", f"¹ SQLite runs foreign-key actions as triggers, whose recursion stops at "
+                  f"SQLITE_MAX_TRIGGER_DEPTH (1,000 by default; https://www.sqlite.org/limits.html): "
+                  f"`ON DELETE CASCADE` fails on a chain longer than {LONGEST_FOREIGN_KEY_CASCADE_CHAIN:,} nodes "
+                  "(\"too many levels of trigger recursion\"), so the recursive `DELETE` is the plain-SQL "
+                  "baseline there."]
+    return lines
 
 
 def nanoseconds(value):

@@ -6,8 +6,9 @@
 #                                   build and run (CI); writes .build/benchmarks-smoke.md instead
 #
 # 1. builds momlint in release and generates the synthetic models (10 … 10,000 entities);
-# 2. runs the ordo-one harness in Benchmarks/ (load, load + all rules, conformance suite),
-#    which reads the same models;
+# 2. runs the ordo-one harness in Benchmarks/ (load, load + all rules, conformance suite on
+#    each adapter, the SQLite store's cascade deletions against plain SQL), which reads the
+#    same models;
 # 3. times the floor, `xmllint --noout`, and `momlint lint` as processes on the same files,
 #    and writes the figures and the ratios against the targets (scripts/benchmarks-report.py).
 # Timings are reported, never asserted: a slow machine must not fail CI.
@@ -18,7 +19,7 @@ mode=full
 case "${1:-}" in
   "") ;;
   --smoke) mode=smoke ;;
-  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
   *) echo "error: unknown option '$1'; use --smoke or nothing" >&2; exit 2 ;;
 esac
 

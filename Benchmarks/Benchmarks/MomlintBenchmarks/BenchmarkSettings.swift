@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteCascadeBenchmark
 
 /// What a run measures, from the environment `scripts/benchmarks.sh` sets, so the harness and
 /// the script (which times `xmllint` and `momlint lint` on the same files) agree.
@@ -11,20 +12,25 @@ import Foundation
 struct BenchmarkSettings {
     /// Entity counts of the synthetic models: each 10x the one before, for the growth check.
     var entityCounts: [Int]
+    /// The SQLite store's cascade data sets: the issue's sizes, or a hundred objects each.
+    var cascadeShapes: [CascadeShape]
     var isSmoke: Bool
     var modelsFolder: String
     var seed: UInt64
 
     static let fullEntityCounts = [10, 100, 1_000, 10_000]
     static let smokeEntityCounts = [10, 100]
+    static let fullCascadeShapes = [CascadeShape.issueFanOut, .issueChain]
+    static let smokeCascadeShapes = [CascadeShape.fanOut(children: 100), .chain(length: 100)]
 
     static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         let isSmoke = environment["MOMLINT_BENCHMARK_SMOKE"].map { $0 == "1" || $0 == "true" } ?? false
         let seed = environment["MOMLINT_BENCHMARK_SEED"].flatMap(UInt64.init) ?? 1
         let folder = environment["MOMLINT_BENCHMARK_MODELS"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("momlint-benchmark-models-seed\(seed)")
-        return Self(entityCounts: isSmoke ? smokeEntityCounts : fullEntityCounts, isSmoke: isSmoke,
-                    modelsFolder: folder, seed: seed)
+        return Self(entityCounts: isSmoke ? smokeEntityCounts : fullEntityCounts,
+                    cascadeShapes: isSmoke ? smokeCascadeShapes : fullCascadeShapes,
+                    isSmoke: isSmoke, modelsFolder: folder, seed: seed)
     }
 
     /// Few iterations for big models, many for small ones, and exactly one in smoke mode.

@@ -3,7 +3,8 @@ import DataModel
 import Linting
 
 /// momlint's benchmarks: loading alone, and loading plus every rule in `RuleCatalogue.all`,
-/// on synthetic models of growing size; then the conformance suite on each adapter.
+/// on synthetic models of growing size; then the conformance suite on each adapter, and the
+/// SQLite store's cascade deletions against plain SQL.
 /// `scripts/benchmarks.sh` runs them, times the parse-only floor (`xmllint --noout`) on the
 /// same files, and writes `reports/benchmarks.md`.
 let benchmarks: @Sendable () -> Void = {
@@ -36,4 +37,5 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     ConformanceBenchmarks.register(settings: settings)
+    CascadeBenchmarks.register(settings: settings)
 }
