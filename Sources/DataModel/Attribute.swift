@@ -2,40 +2,48 @@
 ///
 /// Booleans follow Xcode's habit of omitting defaults: a missing `optional` means
 /// required, a missing `transient` means persistent.
+@dynamicMemberLookup
 public struct Attribute: Hashable, Sendable {
-    public var name: String
-    /// Nil when the file has no `attributeType` at all.
-    public var attributeType: AttributeType?
-    public var isOptional: Bool
-    public var isTransient: Bool
-    public var defaultValueString: String?
-    /// Seconds since 2001-01-01 for a Date default.
-    public var defaultDateTimeInterval: String?
-    /// Nil when the file does not say; Xcode's default then depends on the type.
-    public var usesScalarValueType: Bool?
-    public var minValueString: String?
-    public var maxValueString: String?
-    public var minDateTimeInterval: String?
-    public var maxDateTimeInterval: String?
-    public var regularExpressionString: String?
-    public var allowsExternalBinaryDataStorage: Bool
-    public var valueTransformerName: String?
-    public var customClassName: String?
-    /// For a Composite attribute: the name of its `<composite>` definition.
-    public var compositeName: String?
-    public var isDerived: Bool
-    public var derivationExpression: String?
-    public var isIndexed: Bool
-    public var isSpotlightIndexingEnabled: Bool
-    public var preservesValueInHistoryOnDeletion: Bool
-    public var allowsCloudEncryption: Bool
-    public var elementID: String?
-    public var versionHashModifier: String?
-    public var renamingIdentifier: String?
-    public var userInfo: UserInfo
-    /// Every XML attribute as written, the unknown ones included.
-    public var xmlAttributes: XMLAttributes
-    public var location: SourceLocation
+    /// What the element declares, stored once on the heap and shared by copies until one changes:
+    /// copying the value costs a single retain, not one per field. Read and write them as
+    /// properties of the attribute itself (`attribute.name`).
+    public struct Fields: Hashable, Sendable {
+        public var name: String
+        /// Nil when the file has no `attributeType` at all.
+        public var attributeType: AttributeType?
+        public var isOptional: Bool
+        public var isTransient: Bool
+        public var defaultValueString: String?
+        /// Seconds since 2001-01-01 for a Date default.
+        public var defaultDateTimeInterval: String?
+        /// Nil when the file does not say; Xcode's default then depends on the type.
+        public var usesScalarValueType: Bool?
+        public var minValueString: String?
+        public var maxValueString: String?
+        public var minDateTimeInterval: String?
+        public var maxDateTimeInterval: String?
+        public var regularExpressionString: String?
+        public var allowsExternalBinaryDataStorage: Bool
+        public var valueTransformerName: String?
+        public var customClassName: String?
+        /// For a Composite attribute: the name of its `<composite>` definition.
+        public var compositeName: String?
+        public var isDerived: Bool
+        public var derivationExpression: String?
+        public var isIndexed: Bool
+        public var isSpotlightIndexingEnabled: Bool
+        public var preservesValueInHistoryOnDeletion: Bool
+        public var allowsCloudEncryption: Bool
+        public var elementID: String?
+        public var versionHashModifier: String?
+        public var renamingIdentifier: String?
+        public var userInfo: UserInfo
+        /// Every XML attribute as written, the unknown ones included.
+        public var xmlAttributes: XMLAttributes
+        public var location: SourceLocation
+    }
+
+    @usableFromInline var storage: CopyOnWriteBox<Fields>
 
     public init(
         name: String,
@@ -67,38 +75,39 @@ public struct Attribute: Hashable, Sendable {
         xmlAttributes: XMLAttributes = XMLAttributes(),
         location: SourceLocation
     ) {
-        self.name = name
-        self.attributeType = attributeType
-        self.isOptional = isOptional
-        self.isTransient = isTransient
-        self.defaultValueString = defaultValueString
-        self.defaultDateTimeInterval = defaultDateTimeInterval
-        self.usesScalarValueType = usesScalarValueType
-        self.minValueString = minValueString
-        self.maxValueString = maxValueString
-        self.minDateTimeInterval = minDateTimeInterval
-        self.maxDateTimeInterval = maxDateTimeInterval
-        self.regularExpressionString = regularExpressionString
-        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
-        self.valueTransformerName = valueTransformerName
-        self.customClassName = customClassName
-        self.compositeName = compositeName
-        self.isDerived = isDerived
-        self.derivationExpression = derivationExpression
-        self.isIndexed = isIndexed
-        self.isSpotlightIndexingEnabled = isSpotlightIndexingEnabled
-        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
-        self.allowsCloudEncryption = allowsCloudEncryption
-        self.elementID = elementID
-        self.versionHashModifier = versionHashModifier
-        self.renamingIdentifier = renamingIdentifier
-        self.userInfo = userInfo
-        self.xmlAttributes = xmlAttributes
-        self.location = location
+        storage = CopyOnWriteBox(Fields(
+            name: name, attributeType: attributeType, isOptional: isOptional, isTransient: isTransient,
+            defaultValueString: defaultValueString, defaultDateTimeInterval: defaultDateTimeInterval,
+            usesScalarValueType: usesScalarValueType, minValueString: minValueString,
+            maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
+            maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
+            allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
+            valueTransformerName: valueTransformerName, customClassName: customClassName,
+            compositeName: compositeName, isDerived: isDerived, derivationExpression: derivationExpression,
+            isIndexed: isIndexed, isSpotlightIndexingEnabled: isSpotlightIndexingEnabled,
+            preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion,
+            allowsCloudEncryption: allowsCloudEncryption, elementID: elementID,
+            versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier,
+            userInfo: userInfo, xmlAttributes: xmlAttributes, location: location))
     }
+
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
+        get { storage.value[keyPath: keyPath] }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = CopyOnWriteBox(storage.value) }
+            yield &storage.value[keyPath: keyPath]
+        }
+    }
+
+    public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.value) }
 
     /// True when the attribute has a default value of any kind.
     public var hasDefaultValue: Bool {
-        defaultValueString != nil || defaultDateTimeInterval != nil
+        self.defaultValueString != nil || self.defaultDateTimeInterval != nil
     }
 }

@@ -1,4 +1,5 @@
 /// An `<entity>` of the model.
+@dynamicMemberLookup
 public struct Entity: Hashable, Sendable {
     /// How Xcode generates the entity's class (`codeGenerationType`).
     public enum CodeGeneration: Hashable, Sendable {
@@ -20,26 +21,33 @@ public struct Entity: Hashable, Sendable {
         }
     }
 
-    public var name: String
-    /// As written; a leading `.` means the current module.
-    public var representedClassName: String?
-    public var parentEntityName: String?
-    public var isAbstract: Bool
-    public var codeGeneration: CodeGeneration
-    public var versionHashModifier: String?
-    public var renamingIdentifier: String?
-    public var elementID: String?
-    public var syncable: Bool?
-    public var attributes: [Attribute]
-    public var relationships: [Relationship]
-    public var fetchedProperties: [FetchedProperty]
-    public var fetchIndexes: [FetchIndex]
-    public var uniquenessConstraints: [UniquenessConstraint]
-    public var compoundIndexes: [CompoundIndex]
-    public var userInfo: UserInfo
-    public var unknownElements: [UnknownElement]
-    public var xmlAttributes: XMLAttributes
-    public var location: SourceLocation
+    /// What the element declares, stored once on the heap and shared by copies until one changes:
+    /// copying the value costs a single retain, not one per field. Read and write them as
+    /// properties of the entity itself (`entity.name`).
+    public struct Fields: Hashable, Sendable {
+        public var name: String
+        /// As written; a leading `.` means the current module.
+        public var representedClassName: String?
+        public var parentEntityName: String?
+        public var isAbstract: Bool
+        public var codeGeneration: CodeGeneration
+        public var versionHashModifier: String?
+        public var renamingIdentifier: String?
+        public var elementID: String?
+        public var syncable: Bool?
+        public var attributes: [Attribute]
+        public var relationships: [Relationship]
+        public var fetchedProperties: [FetchedProperty]
+        public var fetchIndexes: [FetchIndex]
+        public var uniquenessConstraints: [UniquenessConstraint]
+        public var compoundIndexes: [CompoundIndex]
+        public var userInfo: UserInfo
+        public var unknownElements: [UnknownElement]
+        public var xmlAttributes: XMLAttributes
+        public var location: SourceLocation
+    }
+
+    @usableFromInline var storage: CopyOnWriteBox<Fields>
 
     public init(
         name: String,
@@ -62,31 +70,35 @@ public struct Entity: Hashable, Sendable {
         xmlAttributes: XMLAttributes = XMLAttributes(),
         location: SourceLocation
     ) {
-        self.name = name
-        self.representedClassName = representedClassName
-        self.parentEntityName = parentEntityName
-        self.isAbstract = isAbstract
-        self.codeGeneration = codeGeneration
-        self.versionHashModifier = versionHashModifier
-        self.renamingIdentifier = renamingIdentifier
-        self.elementID = elementID
-        self.syncable = syncable
-        self.attributes = attributes
-        self.relationships = relationships
-        self.fetchedProperties = fetchedProperties
-        self.fetchIndexes = fetchIndexes
-        self.uniquenessConstraints = uniquenessConstraints
-        self.compoundIndexes = compoundIndexes
-        self.userInfo = userInfo
-        self.unknownElements = unknownElements
-        self.xmlAttributes = xmlAttributes
-        self.location = location
+        storage = CopyOnWriteBox(Fields(
+            name: name, representedClassName: representedClassName, parentEntityName: parentEntityName,
+            isAbstract: isAbstract, codeGeneration: codeGeneration, versionHashModifier: versionHashModifier,
+            renamingIdentifier: renamingIdentifier, elementID: elementID, syncable: syncable,
+            attributes: attributes, relationships: relationships, fetchedProperties: fetchedProperties,
+            fetchIndexes: fetchIndexes, uniquenessConstraints: uniquenessConstraints,
+            compoundIndexes: compoundIndexes, userInfo: userInfo, unknownElements: unknownElements,
+            xmlAttributes: xmlAttributes, location: location))
     }
+
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
+        get { storage.value[keyPath: keyPath] }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = CopyOnWriteBox(storage.value) }
+            yield &storage.value[keyPath: keyPath]
+        }
+    }
+
+    public static func == (lhs: Entity, rhs: Entity) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.value) }
 
     /// The entity's own properties (not inherited ones), in document order per kind.
     public var properties: [Property] {
-        attributes.map(Property.attribute) + relationships.map(Property.relationship)
-            + fetchedProperties.map(Property.fetchedProperty)
+        self.attributes.map(Property.attribute) + self.relationships.map(Property.relationship)
+            + self.fetchedProperties.map(Property.fetchedProperty)
     }
 }
 

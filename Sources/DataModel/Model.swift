@@ -25,9 +25,17 @@ public struct Model: Sendable {
 
     private let entityIndexByName: [String: Int]
     private let subentityIndexesByParent: [String: [Int]]
-    /// Per entity, where each own property sits: indexes, not copies, so building the table
-    /// copies no attribute or relationship.
-    private let propertiesByEntity: [[String: PropertySlot]]
+    /// For entities with many properties, where each own property sits (indexes, not copies).
+    /// Smaller entities are scanned: comparing a dozen names is cheaper than hashing one, and
+    /// building 10,000 small dictionaries would cost more than every lookup made in them.
+    private let propertyTables: [Int: [String: PropertySlot]]
+    private static let scannedPropertyCount = 24
+    /// Each relationship's declaration, found by the identity of its storage: rules hold copies
+    /// of the model's relationships, and a copy shares its storage until it is changed.
+    private let positionByRelationship: [ObjectIdentifier: RelationshipPosition]
+    /// Per entity, per relationship: where the relationship its `inverseName` names is declared.
+    /// Resolved once here because nearly every relationship rule asks.
+    private let inversePositions: [[RelationshipPosition?]]
 
     private enum PropertySlot {
         case attribute(Int)
@@ -68,13 +76,14 @@ public struct Model: Sendable {
 
         var byName: [String: Int] = [:]
         var children: [String: [Int]] = [:]
-        var properties: [[String: PropertySlot]] = []
-        properties.reserveCapacity(entities.count)
+        var tables: [Int: [String: PropertySlot]] = [:]
         for (index, entity) in entities.enumerated() {
             // The first declaration wins, as it does when Core Data builds its own tables;
             // a duplicate is a rule's business, not the loader's.
             if byName[entity.name] == nil { byName[entity.name] = index }
             if let parent = entity.parentEntityName { children[parent, default: []].append(index) }
+            guard entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count
+                    > Self.scannedPropertyCount else { continue }
             // The first declaration of a name wins; duplicates are a rule's business.
             var own: [String: PropertySlot] = [:]
             own.reserveCapacity(entity.attributes.count + entity.relationships.count)
@@ -88,11 +97,52 @@ public struct Model: Sendable {
             for slot in entity.fetchedProperties.indices where own[entity.fetchedProperties[slot].name] == nil {
                 own[entity.fetchedProperties[slot].name] = .fetchedProperty(slot)
             }
-            properties.append(own)
+            tables[index] = own
         }
         self.entityIndexByName = byName
         self.subentityIndexesByParent = children
-        self.propertiesByEntity = properties
+        self.propertyTables = tables
+
+        var positions: [ObjectIdentifier: RelationshipPosition] = [:]
+        positions.reserveCapacity(entities.reduce(0) { $0 + $1.relationships.count })
+        var inverses: [[RelationshipPosition?]] = []
+        inverses.reserveCapacity(entities.count)
+        for entityIndex in entities.indices {
+            let relationships = entities[entityIndex].relationships
+            var entityInverses: [RelationshipPosition?] = []
+            entityInverses.reserveCapacity(relationships.count)
+            for relationshipIndex in relationships.indices {
+                let relationship = relationships[relationshipIndex]
+                positions[ObjectIdentifier(relationship.storage)] = RelationshipPosition(
+                    entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                entityInverses.append(Self.resolveInverse(of: relationship, entities: entities, byName: byName,
+                                                          tables: tables))
+            }
+            inverses.append(entityInverses)
+        }
+        self.positionByRelationship = positions
+        self.inversePositions = inverses
+    }
+
+    /// The relationship `relationship.inverseName` names on its inverse entity (or destination)
+    /// or the nearest ancestor declaring that name; nil when that property is not a relationship.
+    private static func resolveInverse(of relationship: Relationship, entities: [Entity], byName: [String: Int],
+                                       tables: [Int: [String: PropertySlot]]) -> RelationshipPosition? {
+        guard let inverseName = relationship.inverseName,
+              let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName,
+              var current = byName[ownerName]
+        else { return nil }
+        var visited: Set<Int> = []
+        while visited.insert(current).inserted {
+            switch slot(ofProperty: inverseName, in: entities[current], table: tables[current]) {
+            case .relationship(let slot)?: return RelationshipPosition(entityIndex: current, relationshipIndex: slot)
+            case .attribute?, .fetchedProperty?: return nil
+            case nil:
+                guard let parent = entities[current].parentEntityName.flatMap({ byName[$0] }) else { return nil }
+                current = parent
+            }
+        }
+        return nil  // an inheritance cycle
     }
 
     // MARK: Entities
@@ -108,12 +158,22 @@ public struct Model: Sendable {
 
     /// Parent, grandparent, …; stops at an unknown parent and never loops on a cycle.
     public func ancestors(of entity: Entity) -> [Entity] {
+        guard var current = parent(of: entity) else { return [] }  // most entities are roots
         var result: [Entity] = []
-        var seen: Set<String> = [entity.name]
-        var current = parent(of: entity)
-        while let next = current, seen.insert(next.name).inserted {
-            result.append(next)
-            current = parent(of: next)
+        // Chains are short, so a linear scan finds a loop faster than hashing would; a set
+        // takes over for a deep chain, which stays linear.
+        var seen: Set<String>?
+        while true {
+            if let set = seen {
+                if set.contains(current.name) { break }
+            } else if current.name == entity.name || result.contains(where: { $0.name == current.name }) {
+                break
+            }
+            result.append(current)
+            if seen == nil, result.count == 32 { seen = Set([entity.name] + result.map(\.name)) }
+            seen?.insert(current.name)
+            guard let next = parent(of: current) else { break }
+            current = next
         }
         return result
     }
@@ -177,12 +237,23 @@ public struct Model: Sendable {
             return entity.properties.first { $0.name == name }
         }
         let owner = entities[index]
-        switch propertiesByEntity[index][name] {
+        switch Self.slot(ofProperty: name, in: owner, table: propertyTables[index]) {
         case .attribute(let slot)?: return .attribute(owner.attributes[slot])
         case .relationship(let slot)?: return .relationship(owner.relationships[slot])
         case .fetchedProperty(let slot)?: return .fetchedProperty(owner.fetchedProperties[slot])
         case nil: return nil
         }
+    }
+
+    /// Where the entity's own property `name` sits: attributes first, then relationships, then
+    /// fetched properties, the first declaration of a name winning, as in Core Data's tables.
+    private static func slot(ofProperty name: String, in entity: Entity, table: [String: PropertySlot]?) -> PropertySlot? {
+        if let table { return table[name] }
+        let attributes = entity.attributes
+        if let slot = attributes.firstIndex(where: { $0.name == name }) { return .attribute(slot) }
+        let relationships = entity.relationships
+        if let slot = relationships.firstIndex(where: { $0.name == name }) { return .relationship(slot) }
+        return entity.fetchedProperties.firstIndex(where: { $0.name == name }).map(PropertySlot.fetchedProperty)
     }
 
     /// Attributes the entity declares or inherits, ancestors' first.
@@ -195,6 +266,21 @@ public struct Model: Sendable {
         (ancestors(of: entity).reversed() + [entity]).flatMap(\.relationships)
     }
 
+    /// Where the model declares this relationship; nil for a relationship that is not one of the
+    /// model's own (built elsewhere, or changed since it was read from the model).
+    public func position(of relationship: Relationship) -> RelationshipPosition? {
+        positionByRelationship[ObjectIdentifier(relationship.storage)]
+    }
+
+    public func relationship(at position: RelationshipPosition) -> Relationship {
+        entities[position.entityIndex].relationships[position.relationshipIndex]
+    }
+
+    /// Where the inverse of the relationship at `position` is declared (see `inverse(of:)`).
+    public func inversePosition(of position: RelationshipPosition) -> RelationshipPosition? {
+        inversePositions[position.entityIndex][position.relationshipIndex]
+    }
+
     /// The entity a relationship points to, if the model has it.
     public func destination(of relationship: Relationship) -> Entity? {
         relationship.destinationEntityName.flatMap(entity(named:))
@@ -204,6 +290,9 @@ public struct Model: Sendable {
     /// (or the destination when no inverse entity is written), inherited ones included.
     /// Nil when there is no inverse, or it names something that is not a relationship.
     public func inverse(of relationship: Relationship) -> Relationship? {
+        if let position = position(of: relationship) {
+            return inversePosition(of: position).map(self.relationship(at:))
+        }
         guard let inverseName = relationship.inverseName,
               let owner = (relationship.inverseEntityName ?? relationship.destinationEntityName)
                 .flatMap(entity(named:))
@@ -228,5 +317,16 @@ public struct Model: Sendable {
             names.formUnion(entities.map(\.name))
         }
         return names
+    }
+}
+
+/// Where a relationship is declared: `entities[entityIndex].relationships[relationshipIndex]`.
+public struct RelationshipPosition: Hashable, Sendable {
+    public let entityIndex: Int
+    public let relationshipIndex: Int
+
+    public init(entityIndex: Int, relationshipIndex: Int) {
+        self.entityIndex = entityIndex
+        self.relationshipIndex = relationshipIndex
     }
 }

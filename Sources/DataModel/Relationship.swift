@@ -1,27 +1,35 @@
 /// A `<relationship>` of an entity.
+@dynamicMemberLookup
 public struct Relationship: Hashable, Sendable {
-    public var name: String
-    /// Nil when the file names no destination.
-    public var destinationEntityName: String?
-    public var inverseName: String?
-    public var inverseEntityName: String?
-    public var isToMany: Bool
-    public var isOrdered: Bool
-    public var isOptional: Bool
-    public var isTransient: Bool
-    /// Nil when absent; Core Data then uses 0.
-    public var minCount: Int?
-    /// Nil when absent; 0 means unbounded, and Xcode writes 1 for a to-one.
-    public var maxCount: Int?
-    public var deletionRule: DeleteRule
-    /// False when the file has no `deletionRule`; Core Data then uses Nullify.
-    public var declaresDeletionRule: Bool
-    public var elementID: String?
-    public var versionHashModifier: String?
-    public var renamingIdentifier: String?
-    public var userInfo: UserInfo
-    public var xmlAttributes: XMLAttributes
-    public var location: SourceLocation
+    /// What the element declares, stored once on the heap and shared by copies until one changes:
+    /// copying the value costs a single retain, not one per field. Read and write them as
+    /// properties of the relationship itself (`relationship.name`).
+    public struct Fields: Hashable, Sendable {
+        public var name: String
+        /// Nil when the file names no destination.
+        public var destinationEntityName: String?
+        public var inverseName: String?
+        public var inverseEntityName: String?
+        public var isToMany: Bool
+        public var isOrdered: Bool
+        public var isOptional: Bool
+        public var isTransient: Bool
+        /// Nil when absent; Core Data then uses 0.
+        public var minCount: Int?
+        /// Nil when absent; 0 means unbounded, and Xcode writes 1 for a to-one.
+        public var maxCount: Int?
+        public var deletionRule: DeleteRule
+        /// False when the file has no `deletionRule`; Core Data then uses Nullify.
+        public var declaresDeletionRule: Bool
+        public var elementID: String?
+        public var versionHashModifier: String?
+        public var renamingIdentifier: String?
+        public var userInfo: UserInfo
+        public var xmlAttributes: XMLAttributes
+        public var location: SourceLocation
+    }
+
+    @usableFromInline var storage: CopyOnWriteBox<Fields>
 
     public init(
         name: String,
@@ -43,27 +51,31 @@ public struct Relationship: Hashable, Sendable {
         xmlAttributes: XMLAttributes = XMLAttributes(),
         location: SourceLocation
     ) {
-        self.name = name
-        self.destinationEntityName = destinationEntityName
-        self.inverseName = inverseName
-        self.inverseEntityName = inverseEntityName
-        self.isToMany = isToMany
-        self.isOrdered = isOrdered
-        self.isOptional = isOptional
-        self.isTransient = isTransient
-        self.minCount = minCount
-        self.maxCount = maxCount
-        self.deletionRule = deletionRule
-        self.declaresDeletionRule = declaresDeletionRule
-        self.elementID = elementID
-        self.versionHashModifier = versionHashModifier
-        self.renamingIdentifier = renamingIdentifier
-        self.userInfo = userInfo
-        self.xmlAttributes = xmlAttributes
-        self.location = location
+        storage = CopyOnWriteBox(Fields(
+            name: name, destinationEntityName: destinationEntityName, inverseName: inverseName,
+            inverseEntityName: inverseEntityName, isToMany: isToMany, isOrdered: isOrdered,
+            isOptional: isOptional, isTransient: isTransient, minCount: minCount, maxCount: maxCount,
+            deletionRule: deletionRule, declaresDeletionRule: declaresDeletionRule, elementID: elementID,
+            versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier,
+            userInfo: userInfo, xmlAttributes: xmlAttributes, location: location))
     }
+
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Fields, Value>) -> Value {
+        get { storage.value[keyPath: keyPath] }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = CopyOnWriteBox(storage.value) }
+            yield &storage.value[keyPath: keyPath]
+        }
+    }
+
+    public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.value) }
 
     /// True when the relationship must hold at least one object at save: not optional,
     /// or a `minCount` above zero.
-    public var isRequired: Bool { !isOptional || (minCount ?? 0) > 0 }
+    public var isRequired: Bool { !self.isOptional || (self.minCount ?? 0) > 0 }
 }

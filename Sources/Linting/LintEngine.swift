@@ -22,13 +22,14 @@ public struct LintEngine: Sendable {
     public func lint(_ model: Model) -> [Finding] {
         let suppressions = Suppressions(model: model)
         var findings: [Finding] = []
+        let linted = LintedModel(model)
         for rule in rules {
             let description = rule.description
             let severity = self.severity(of: rule)
             // Options were checked by `optionErrors()` when the configuration was read; a
             // rule whose options still fail runs with its defaults rather than not at all.
             let instance = (try? makeRule(rule)) ?? rule.init()
-            for violation in instance.violations(in: model) {
+            for violation in instance.violations(in: linted) {
                 let finding = Finding(violation, ruleID: description.id, severity: severity)
                 if !suppressions.silences(finding) { findings.append(finding) }
             }

@@ -59,7 +59,7 @@ public enum RuleCategory: String, Sendable, CaseIterable, Codable {
 public protocol Rule: Sendable {
     static var description: RuleDescription { get }
     init()
-    func violations(in model: Model) -> [Violation]
+    func violations(in model: LintedModel) -> [Violation]
 }
 
 /// What a rule reports: where, what, and what to do about it.

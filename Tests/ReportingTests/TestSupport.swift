@@ -25,7 +25,7 @@ struct RequiredStringTestRule: Rule {
         rationale: "A test rule: it gives the fixtures an error-severity finding on an attribute.",
         category: .types, defaultSeverity: .error)
 
-    func violations(in model: Model) -> [Violation] {
+    func violations(in model: LintedModel) -> [Violation] {
         model.entities.flatMap { entity in
             entity.attributes.filter { $0.attributeType == .string && !$0.isOptional }.map { attribute in
                 Violation(message: "'\(entity.name).\(attribute.name)' is a required String; make it optional or give it a default",
@@ -42,7 +42,7 @@ struct NoActionTestRule: Rule {
         rationale: "A test rule: it gives the fixtures a warning on a relationship, with \"quotes\" & <markup>.",
         category: .deleteRules, defaultSeverity: .warning)
 
-    func violations(in model: Model) -> [Violation] {
+    func violations(in model: LintedModel) -> [Violation] {
         model.entities.flatMap { entity in
             entity.relationships.filter { $0.deletionRule == .noAction }.map { relationship in
                 Violation(message: "'\(entity.name).\(relationship.name)' uses No Action, which leaves dangling references",
@@ -59,7 +59,7 @@ struct ModelLevelTestRule: Rule {
         rationale: "A test rule: it gives the fixtures a finding about the model as a whole.",
         category: .structure, defaultSeverity: .warning)
 
-    func violations(in model: Model) -> [Violation] {
+    func violations(in model: LintedModel) -> [Violation] {
         guard model.minimumToolsVersion == "Automatic" else { return [] }
         return [Violation(message: "the model's minimumToolsVersion is 'Automatic'", location: model.location)]
     }
@@ -80,7 +80,7 @@ struct AttributeLimitTestRule: ConfigurableRule {
         limit = try options.integer("limit", in: 0...10_000) ?? 1
     }
 
-    func violations(in model: Model) -> [Violation] {
+    func violations(in model: LintedModel) -> [Violation] {
         model.entities.filter { $0.attributes.count > limit }.map { entity in
             Violation(message: "'\(entity.name)' has \(entity.attributes.count) attributes, over the limit of \(limit)",
                       location: entity.location, entityName: entity.name)

@@ -38,7 +38,7 @@ public struct AbstractWithoutSubentitiesRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.entities.compactMap { entity in
             guard entity.isAbstract, model.subentities(of: entity).isEmpty else { return nil }
             return Violation(

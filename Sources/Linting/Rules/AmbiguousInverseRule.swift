@@ -49,8 +49,8 @@ public struct AmbiguousInverseRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        AmbiguousInverseGroups(model: model).groups.map { group in
+    public func violations(in model: LintedModel) -> [Violation] {
+        model.ambiguousInverseGroups.groups.map { group in
             let claimed = group.claimed
             let names = group.claimers.map(\.qualifiedName)
             let destination = claimed.entity.name

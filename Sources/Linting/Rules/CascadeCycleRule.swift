@@ -65,8 +65,8 @@ public struct CascadeCycleRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        let graph = CascadeGraph(model: model) { $0.deletionRule == .cascade }
+    public func violations(in model: LintedModel) -> [Violation] {
+        let graph = model.cascadeGraph
         let component = graph.stronglyConnectedComponents()
         // Per component: the cascade relationships inside it, and whether one climbs to a shared object.
         var members: [Int: [Int]] = [:]
@@ -75,7 +75,7 @@ public struct CascadeCycleRule: Rule {
             let source = graph.declared(graph.sourceEntity[index])
             guard component[source] == component[graph.destinationNode[index]] else { continue }
             members[component[source], default: []].append(index)
-            if let inverse = model.resolvedInverse(of: declared.relationship), inverse.relationship.isToMany {
+            if let inverse = model.resolvedInverse(of: declared), inverse.relationship.isToMany {
                 climbing[component[source], default: []].append(index)
             }
         }

@@ -62,8 +62,8 @@ public struct CascadeIntoDenyRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        let graph = CascadeGraph(model: model) { $0.deletionRule == .cascade }
+    public func violations(in model: LintedModel) -> [Violation] {
+        let graph = model.cascadeGraph
         // The Deny relationships that can fail a cascade, per declaring entity.
         var denials = [[Relationship]](repeating: [], count: graph.entityCount)
         var anyDenial = false

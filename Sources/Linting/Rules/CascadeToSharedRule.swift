@@ -61,10 +61,10 @@ public struct CascadeToSharedRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.declaredRelationships.compactMap { declared in
             let relationship = declared.relationship
-            guard relationship.deletionRule == .cascade, let inverse = model.resolvedInverse(of: relationship),
+            guard relationship.deletionRule == .cascade, let inverse = model.resolvedInverse(of: declared),
                   inverse.relationship.isToMany
             else { return nil }
             let source = declared.entity.name

@@ -47,8 +47,8 @@ public struct CloudKitDenyRuleRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        CloudKitScope(model: model).relationships.compactMap { declared in
+    public func violations(in model: LintedModel) -> [Violation] {
+        model.cloudKitScope.relationships.compactMap { declared in
             guard declared.relationship.deletionRule == .deny else { return nil }
             return declared.violation(
                 "CloudKit integration does not support the delete rule of "

@@ -43,8 +43,8 @@ public struct CloudKitMissingInverseRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        CloudKitScope(model: model).relationships.compactMap { declared in
+    public func violations(in model: LintedModel) -> [Violation] {
+        model.cloudKitScope.relationships.compactMap { declared in
             guard declared.relationship.inverseName == nil else { return nil }
             let destination = declared.relationship.destinationEntityName ?? "its destination"
             return declared.violation(

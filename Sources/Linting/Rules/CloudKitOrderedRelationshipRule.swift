@@ -47,8 +47,8 @@ public struct CloudKitOrderedRelationshipRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        CloudKitScope(model: model).relationships.compactMap { declared in
+    public func violations(in model: LintedModel) -> [Violation] {
+        model.cloudKitScope.relationships.compactMap { declared in
             guard declared.relationship.isOrdered else { return nil }
             return declared.violation(
                 "CloudKit integration does not support ordered relationships: '\(declared.qualifiedName)' is marked ordered; "

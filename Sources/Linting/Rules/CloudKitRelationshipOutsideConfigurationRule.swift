@@ -52,7 +52,7 @@ public struct CloudKitRelationshipOutsideConfigurationRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         var reported: Set<SourceLocation> = []
         for configuration in model.configurations where configuration.usedWithCloudKit {

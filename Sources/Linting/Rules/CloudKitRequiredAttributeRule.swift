@@ -42,8 +42,8 @@ public struct CloudKitRequiredAttributeRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        CloudKitScope(model: model).attributes.compactMap { declared in
+    public func violations(in model: LintedModel) -> [Violation] {
+        model.cloudKitScope.attributes.compactMap { declared in
             let attribute = declared.attribute
             guard !attribute.isOptional, !attribute.isTransient, !attribute.hasDefaultValue else { return nil }
             return declared.violation(

@@ -46,8 +46,8 @@ public struct CloudKitRequiredRelationshipRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        CloudKitScope(model: model).relationships.compactMap { declared in
+    public func violations(in model: LintedModel) -> [Violation] {
+        model.cloudKitScope.relationships.compactMap { declared in
             guard !declared.relationship.isOptional, !declared.relationship.isTransient else { return nil }
             return declared.violation(
                 "CloudKit integration requires that all relationships be optional: '\(declared.qualifiedName)' is not; "

@@ -54,8 +54,8 @@ public struct CloudKitUniqueConstraintRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        CloudKitScope(model: model).entities.flatMap { entity in
+    public func violations(in model: LintedModel) -> [Violation] {
+        model.cloudKitScope.entities.flatMap { entity in
             entity.uniquenessConstraints.map { constraint in
                 Violation(
                     message: "CloudKit integration does not support unique constraints: '\(entity.name)' is constrained on "

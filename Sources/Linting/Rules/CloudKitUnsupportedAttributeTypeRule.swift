@@ -42,8 +42,8 @@ public struct CloudKitUnsupportedAttributeTypeRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        CloudKitScope(model: model).attributes.compactMap { declared in
+    public func violations(in model: LintedModel) -> [Violation] {
+        model.cloudKitScope.attributes.compactMap { declared in
             guard !declared.attribute.isTransient, let type = declared.attribute.attributeType,
                   type == .undefined || type == .objectID
             else { return nil }

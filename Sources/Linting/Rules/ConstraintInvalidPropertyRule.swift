@@ -63,7 +63,7 @@ public struct ConstraintInvalidPropertyRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for entity in model.entities {
             var references: [(what: String, property: String, location: SourceLocation)] = []
@@ -77,7 +77,7 @@ public struct ConstraintInvalidPropertyRule: Rule {
                 references += index.members.map { ("compound index", $0.property, $0.location) }
             }
             for reference in references {
-                guard let problem = Self.problem(with: reference.property, in: entity, model: model) else { continue }
+                guard let problem = Self.problem(with: reference.property, in: entity, model: model.model) else { continue }
                 violations.append(Violation(
                     message: "a \(reference.what) of '\(entity.name)' names '\(reference.property)', which \(problem); "
                         + "name a persistent attribute or to-one relationship",

@@ -56,7 +56,7 @@ public struct DefaultValueInvalidRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.declaredAttributes.compactMap { declared in
             let problems = Self.problems(with: declared.attribute)
             guard !problems.isEmpty else { return nil }

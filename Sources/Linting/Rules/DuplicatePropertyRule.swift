@@ -56,20 +56,19 @@ public struct DuplicatePropertyRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for entity in model.entities {
             var seen: Set<String> = []
             let ancestors = model.ancestors(of: entity)
             for property in entity.properties {
-                let name = "'\(entity.name).\(property.name)'"
                 if !seen.insert(property.name).inserted {
                     violations.append(Violation(
-                        message: "\(name) is declared more than once in '\(entity.name)'; remove or rename the second declaration",
+                        message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; remove or rename the second declaration",
                         location: property.location, entityName: entity.name, propertyName: property.name))
                 } else if let ancestor = ancestors.first(where: { model.ownProperty(named: property.name, in: $0) != nil }) {
                     violations.append(Violation(
-                        message: "\(name) redeclares '\(ancestor.name).\(property.name)', which '\(entity.name)' already "
+                        message: "'\(entity.name).\(property.name)' redeclares '\(ancestor.name).\(property.name)', which '\(entity.name)' already "
                             + "inherits; Core Data cannot override properties, so remove it from '\(entity.name)' or rename it",
                         location: property.location, entityName: entity.name, propertyName: property.name))
                 }

@@ -39,7 +39,7 @@ public struct EntityNameCaseRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.entities.compactMap { entity in
             guard let first = entity.name.first, !first.isUppercase else { return nil }
             let suggestion = Naming.uppercasingFirst(String(entity.name.drop { !$0.isLetter }))

@@ -38,7 +38,7 @@ public struct ExternalStorageOnNonBinaryRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.declaredAttributes.compactMap { declared in
             let attribute = declared.attribute
             guard attribute.allowsExternalBinaryDataStorage,

@@ -47,7 +47,7 @@ public struct InvalidCurrentVersionRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         guard case .declaredCurrentMissing(let missingName, let declaredAt) = model.version.selection else { return [] }
         let bundle = model.version.bundlePath.map { ($0 as String).split(separator: "/").last.map(String.init) ?? $0 } ?? "the bundle"
         let available = model.version.bundleVersionNames.map { "'\($0)'" }.joined(separator: ", ")

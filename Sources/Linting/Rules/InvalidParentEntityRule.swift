@@ -38,7 +38,7 @@ public struct InvalidParentEntityRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for entity in model.entities {
             guard let parentName = entity.parentEntityName, model.entity(named: parentName) == nil else { continue }
@@ -47,7 +47,7 @@ public struct InvalidParentEntityRule: Rule {
                     + "set an existing parent or remove it",
                 location: entity.location, entityName: entity.name))
         }
-        for cycle in Self.inheritanceCycles(in: model) {
+        for cycle in Self.inheritanceCycles(in: model.model) {
             // Start at the member whose name sorts first, so neither the location nor the text
             // depends on the order of the file.
             let start = cycle.indices.min { cycle[$0] < cycle[$1] }!

@@ -49,7 +49,7 @@ public struct InvalidRelationshipCountRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for declared in model.declaredRelationships {
             let relationship = declared.relationship

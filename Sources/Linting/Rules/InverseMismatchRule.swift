@@ -76,54 +76,53 @@ public struct InverseMismatchRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
-        let ambiguous = AmbiguousInverseGroups(model: model)
+    public func violations(in model: LintedModel) -> [Violation] {
+        let ambiguous = model.ambiguousInverseGroups
         var violations: [Violation] = []
         for declared in model.declaredRelationships {
             let relationship = declared.relationship
             guard let inverseName = relationship.inverseName,
-                  let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName,
-                  let owner = model.entity(named: ownerName)
-            else { continue }  // no inverse (missing_inverse) or an unknown entity (unknown_destination)
-            let name = declared.qualifiedName
-            guard let inverse = model.resolvedInverse(of: relationship) else {
+                  let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName
+            else { continue }  // no inverse: missing_inverse's business
+            guard let inverse = model.resolvedInverse(of: declared) else {
+                // An unknown entity is unknown_destination's business.
+                guard let owner = model.entity(named: ownerName) else { continue }
                 let what = model.property(named: inverseName, in: owner) == nil ? "has no relationship" : "has an attribute, not a relationship,"
-                violations.append(violation(declared, "'\(name)' names '\(ownerName).\(inverseName)' as its inverse, but "
+                violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(ownerName).\(inverseName)' as its inverse, but "
                     + "'\(ownerName)' \(what) named '\(inverseName)'; choose a relationship of '\(ownerName)' that points back"))
                 continue
             }
             if ambiguous.isMember(declared) { continue }  // ambiguous_inverse reports the group once
             if let destination = relationship.destinationEntityName, let inverseEntity = relationship.inverseEntityName,
                model.entity(named: destination) != nil, !model.areInSameLine(destination, inverseEntity) {
-                violations.append(violation(declared, "'\(name)' has destination '\(destination)' but inverse entity "
+                violations.append(violation(declared, "'\(declared.qualifiedName)' has destination '\(destination)' but inverse entity "
                     + "'\(inverseEntity)'; the inverse must belong to the destination, so set both to the same entity"))
                 continue
             }
-            let inverseQualified = inverse.qualifiedName
-            guard let back = model.resolvedInverse(of: inverse.relationship) else {
+            guard let back = model.resolvedInverse(of: inverse) else {
                 let problem: String
                 if let backName = inverse.relationship.inverseName {
                     let backOwner = inverse.relationship.inverseEntityName ?? inverse.relationship.destinationEntityName ?? "its destination"
-                    problem = "'\(inverseQualified)' names '\(backOwner).\(backName)', which is not a relationship, as its inverse"
+                    problem = "'\(inverse.qualifiedName)' names '\(backOwner).\(backName)', which is not a relationship, as its inverse"
                 } else {
-                    problem = "'\(inverseQualified)' has no inverse"
+                    problem = "'\(inverse.qualifiedName)' has no inverse"
                 }
-                violations.append(violation(declared, "'\(name)' names '\(inverseQualified)' as its inverse, but \(problem); "
-                    + "set '\(relationship.name)' as the inverse of '\(inverseQualified)'"))
+                violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but \(problem); "
+                    + "set '\(relationship.name)' as the inverse of '\(inverse.qualifiedName)'"))
                 continue
             }
             if back.relationship.location != relationship.location {
-                violations.append(violation(declared, "'\(name)' names '\(inverseQualified)' as its inverse, but "
-                    + "'\(inverseQualified)' names '\(back.qualifiedName)'; make the two relationships each other's inverse"))
+                violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but "
+                    + "'\(inverse.qualifiedName)' names '\(back.qualifiedName)'; make the two relationships each other's inverse"))
                 continue
             }
             // The inverse may point at an ancestor (the pair is declared higher up) or at a
             // sub-entity (a relationship of an abstract parent that only one child ever fills).
             if let inverseDestination = inverse.relationship.destinationEntityName,
                !model.areInSameLine(declared.entity.name, inverseDestination) {
-                violations.append(violation(declared, "'\(name)' names '\(inverseQualified)' as its inverse, but "
-                    + "'\(inverseQualified)' points to '\(inverseDestination)', not '\(declared.entity.name)'; "
-                    + "set the destination of '\(inverseQualified)' to '\(declared.entity.name)'"))
+                violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but "
+                    + "'\(inverse.qualifiedName)' points to '\(inverseDestination)', not '\(declared.entity.name)'; "
+                    + "set the destination of '\(inverse.qualifiedName)' to '\(declared.entity.name)'"))
             }
         }
         return violations

@@ -55,12 +55,15 @@ public struct MissingInverseRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         // Relationships that name another one as their inverse without being named back: the fix
         // is to complete that pair, not to invent a new relationship.
+        // Only claims on relationships without an inverse of their own matter, which keeps
+        // the table small.
         var claimedBy: [DeclaredRelationship.Key: DeclaredRelationship] = [:]
-        for claimer in model.declaredRelationships {
-            if let inverse = model.resolvedInverse(of: claimer.relationship), claimedBy[inverse.key] == nil {
+        for claimer in model.declaredRelationships where claimer.relationship.inverseName != nil {
+            if let inverse = model.resolvedInverse(of: claimer), inverse.relationship.inverseName == nil,
+               claimedBy[inverse.key] == nil {
                 claimedBy[inverse.key] = claimer
             }
         }
@@ -75,7 +78,8 @@ public struct MissingInverseRule: Rule {
                 }
             }
             for relationship in missing {
-                let declared = DeclaredRelationship(entity: entity, relationship: relationship)
+                let declared = DeclaredRelationship(entity: entity, relationship: relationship,
+                                                    position: model.position(of: relationship))
                 if let claimer = claimedBy[declared.key] {
                     violations.append(Violation(
                         message: "'\(declared.qualifiedName)' has no inverse, but '\(claimer.qualifiedName)' names it "
@@ -87,7 +91,7 @@ public struct MissingInverseRule: Rule {
                 let destination = relationship.destinationEntityName ?? "its destination"
                 let siblings = relationship.destinationEntityName.flatMap { byDestination[$0] } ?? []
                 let suggestedName = Self.suggestedInverseName(for: relationship, in: entity,
-                                                              needsDistinctName: siblings.count > 1, model: model)
+                                                              needsDistinctName: siblings.count > 1, model: model.model)
                 var message = "'\(declared.qualifiedName)' has no inverse; "
                     + "add one on '\(destination)' (e.g. '\(suggestedName)')"
                 if siblings.count > 1 {

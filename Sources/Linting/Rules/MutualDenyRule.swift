@@ -48,12 +48,12 @@ public struct MutualDenyRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.declaredRelationships.compactMap { declared in
             let relationship = declared.relationship
-            guard relationship.deletionRule == .deny, let inverse = model.resolvedInverse(of: relationship),
+            guard relationship.deletionRule == .deny, let inverse = model.resolvedInverse(of: declared),
                   inverse.relationship.deletionRule == .deny,
-                  model.resolvedInverse(of: inverse.relationship)?.relationship.location == relationship.location,
+                  model.resolvedInverse(of: inverse)?.relationship.location == relationship.location,
                   // Report the pair once, at the side whose name sorts first, so the choice does
                   // not depend on the order of the file.
                   declared.qualifiedName <= inverse.qualifiedName

@@ -52,10 +52,10 @@ public struct NoActionDeleteRuleRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.declaredRelationships.compactMap { declared in
             guard declared.relationship.deletionRule == .noAction,
-                  let inverse = model.resolvedInverse(of: declared.relationship)
+                  let inverse = model.resolvedInverse(of: declared)
             else { return nil }
             return Violation(
                 message: "'\(declared.qualifiedName)' uses No Action, so deleting \(Naming.indefinite(declared.entity.name)) "

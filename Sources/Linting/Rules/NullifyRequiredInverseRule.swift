@@ -74,10 +74,10 @@ public struct NullifyRequiredInverseRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.declaredRelationships.compactMap { declared in
             let relationship = declared.relationship
-            guard relationship.deletionRule == .nullify, let inverse = model.resolvedInverse(of: relationship) else { return nil }
+            guard relationship.deletionRule == .nullify, let inverse = model.resolvedInverse(of: declared) else { return nil }
             let inverseRelationship = inverse.relationship
             let destination = relationship.destinationEntityName ?? inverse.entity.name
             let failure: String

@@ -47,7 +47,7 @@ public struct PropertyNameCaseRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for entity in model.entities {
             for property in entity.properties {

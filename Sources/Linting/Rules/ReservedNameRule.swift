@@ -101,7 +101,7 @@ public struct ReservedNameRule: Rule {
         "nil", "Nil", "YES", "NO",
     ]
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         // Keywords matter for the language Xcode generates classes in; models older than Swift
         // support carry no sourceLanguage and are Objective-C.
         let isSwift = model.sourceLanguage == "Swift"

@@ -39,7 +39,7 @@ public struct TooManyPropertiesRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.entities.compactMap { entity in
             let lineage = model.ancestors(of: entity) + [entity]
             let count = lineage.reduce(0) { $0 + $1.properties.count }

@@ -53,7 +53,7 @@ public struct TransformableWithoutTransformerRule: Rule {
         "NSUnarchiveFromData", "NSUnarchiveFromDataTransformerName",
     ]
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.declaredAttributes.compactMap { declared in
             let attribute = declared.attribute
             guard attribute.attributeType == .transformable, !attribute.isTransient else { return nil }

@@ -43,16 +43,16 @@ public struct TransientInverseMismatchRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for declared in model.declaredRelationships {
             let relationship = declared.relationship
-            guard let inverse = model.resolvedInverse(of: relationship),
+            guard let inverse = model.resolvedInverse(of: declared),
                   inverse.relationship.isTransient != relationship.isTransient
             else { continue }
             // A consistent pair is reported once, on its transient side; a one-sided claim on
             // whichever side makes it.
-            let pointsBack = model.resolvedInverse(of: inverse.relationship)?.relationship.location == relationship.location
+            let pointsBack = model.resolvedInverse(of: inverse)?.relationship.location == relationship.location
             if pointsBack && !relationship.isTransient { continue }
             let (transient, persistent) = relationship.isTransient
                 ? (declared.qualifiedName, inverse.qualifiedName) : (inverse.qualifiedName, declared.qualifiedName)

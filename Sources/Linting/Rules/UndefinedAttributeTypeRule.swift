@@ -39,7 +39,7 @@ public struct UndefinedAttributeTypeRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.declaredAttributes.compactMap { declared in
             let attribute = declared.attribute
             guard !attribute.isTransient else { return nil }

@@ -47,7 +47,7 @@ public struct UnknownDestinationRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for declared in model.declaredRelationships {
             let relationship = declared.relationship
@@ -68,7 +68,7 @@ public struct UnknownDestinationRule: Rule {
             violations.append(Violation(
                 message: "'\(name)' " + problems.joined(separator: " and ") + "; set it to an entity of the model",
                 location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name,
-                suggestion: Self.closestEntityName(to: relationship.destinationEntityName, in: model)
+                suggestion: Self.closestEntityName(to: relationship.destinationEntityName, in: model.model)
                     .map { "did you mean '\($0)'?" }))
         }
         return violations

@@ -52,7 +52,7 @@ public struct UnsupportedAttributeTypeRule: Rule {
 
     public init() {}
 
-    public func violations(in model: Model) -> [Violation] {
+    public func violations(in model: LintedModel) -> [Violation] {
         model.declaredAttributes.compactMap { declared in
             guard case .unknown(let typeName)? = declared.attribute.attributeType else { return nil }
             let replacement = Self.replacement(for: typeName)

@@ -17,23 +17,31 @@ struct AmbiguousInverseGroups {
     private let memberKeys: Set<DeclaredRelationship.Key>
 
     init(model: Model) {
-        var order: [DeclaredRelationship.Key] = []
-        var claimedByKey: [DeclaredRelationship.Key: DeclaredRelationship] = [:]
-        var claimersByKey: [DeclaredRelationship.Key: [DeclaredRelationship]] = [:]
-        for claimer in model.declaredRelationships {
-            guard let inverse = model.resolvedInverse(of: claimer.relationship) else { continue }
-            if claimedByKey[inverse.key] == nil {
-                order.append(inverse.key)
-                claimedByKey[inverse.key] = inverse
+        // Count claims by position first and build declarations only for the groups: almost
+        // every relationship is claimed once, by its own inverse.
+        var claimCount: [RelationshipPosition: Int] = [:]
+        for entityIndex in model.entities.indices {
+            for relationshipIndex in model.entities[entityIndex].relationships.indices {
+                let claimer = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                if let claimed = model.inversePosition(of: claimer) { claimCount[claimed, default: 0] += 1 }
             }
-            claimersByKey[inverse.key, default: []].append(claimer)
+        }
+        var order: [RelationshipPosition] = []
+        var claimersByPosition: [RelationshipPosition: [DeclaredRelationship]] = [:]
+        for entityIndex in model.entities.indices {
+            for relationshipIndex in model.entities[entityIndex].relationships.indices {
+                let claimer = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                guard let claimed = model.inversePosition(of: claimer), claimCount[claimed, default: 0] > 1 else { continue }
+                if claimersByPosition[claimed] == nil { order.append(claimed) }
+                claimersByPosition[claimed, default: []].append(DeclaredRelationship(claimer, in: model))
+            }
         }
         var groups: [Group] = []
         var members: Set<DeclaredRelationship.Key> = []
-        for key in order {
-            let claimers = claimersByKey[key] ?? []
-            guard claimers.count > 1, let claimed = claimedByKey[key] else { continue }
-            groups.append(Group(claimed: claimed, claimers: claimers))
+        // In the document order of the claimed relationships, as the first claim found them.
+        for claimed in order {
+            let claimers = claimersByPosition[claimed] ?? []
+            groups.append(Group(claimed: DeclaredRelationship(claimed, in: model), claimers: claimers))
             members.formUnion(claimers.map(\.key))
         }
         self.groups = groups

@@ -60,7 +60,8 @@ struct CascadeGraph {
             for relationship in entity.relationships where follows(relationship) {
                 guard let destination = relationship.destinationEntityName.flatMap({ indexByName[$0] }) else { continue }
                 edges[2 * count + index].append(Edge(target: destination, relationship: relationships.count))
-                relationships.append(DeclaredRelationship(entity: entity, relationship: relationship))
+                relationships.append(DeclaredRelationship(entity: entity, relationship: relationship,
+                                                           position: model.position(of: relationship)))
                 sourceEntity.append(index)
                 destinationNode.append(destination)
             }

@@ -13,17 +13,20 @@ struct CloudKitScope {
         let names = model.cloudKitEntityNames
         entityNames = names
         entities = names.isEmpty ? [] : model.entities.filter { names.contains($0.name) }
+        // Each declaring entity contributes its properties once, however many synced
+        // sub-entities inherit them; entities are told apart by where they are declared.
         var seen: Set<SourceLocation> = []
         var attributes: [DeclaredAttribute] = []
         var relationships: [DeclaredRelationship] = []
         for entity in entities {
             // A synced sub-entity's record carries its ancestors' fields, synced or not.
-            for declaring in model.ancestors(of: entity).reversed() + [entity] {
-                for attribute in declaring.attributes where seen.insert(attribute.location).inserted {
+            for declaring in model.ancestors(of: entity).reversed() + [entity] where seen.insert(declaring.location).inserted {
+                for attribute in declaring.attributes {
                     attributes.append(DeclaredAttribute(ownerName: declaring.name, attribute: attribute))
                 }
-                for relationship in declaring.relationships where seen.insert(relationship.location).inserted {
-                    relationships.append(DeclaredRelationship(entity: declaring, relationship: relationship))
+                for relationship in declaring.relationships {
+                    relationships.append(DeclaredRelationship(entity: declaring, relationship: relationship,
+                                                              position: model.position(of: relationship)))
                 }
             }
         }

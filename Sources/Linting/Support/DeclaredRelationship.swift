@@ -5,23 +5,48 @@ import DataModel
 struct DeclaredRelationship: Sendable {
     var entity: Entity
     var relationship: Relationship
+    /// Where the model declares it; nil only for a relationship that is not the model's own.
+    var position: RelationshipPosition?
+
+    init(entity: Entity, relationship: Relationship, position: RelationshipPosition?) {
+        self.entity = entity
+        self.relationship = relationship
+        self.position = position
+    }
+
+    /// The relationship at `position` in `model`, with the entity declaring it.
+    init(_ position: RelationshipPosition, in model: Model) {
+        let entity = model.entities[position.entityIndex]
+        self.init(entity: entity, relationship: entity.relationships[position.relationshipIndex], position: position)
+    }
 
     var qualifiedName: String { "\(entity.name).\(relationship.name)" }
 
-    /// Identifies the declaration; entity values are large, so hash names, not entities.
-    var key: Key { Key(entityName: entity.name, relationshipName: relationship.name, location: relationship.location) }
+    /// Identifies the declaration: its position, cheap to hash, when the model declares it.
+    var key: Key {
+        if let position { return .position(position) }
+        return .name(entityName: entity.name, relationshipName: relationship.name, location: relationship.location)
+    }
 
-    struct Key: Hashable, Sendable {
-        var entityName: String
-        var relationshipName: String
-        var location: SourceLocation
+    enum Key: Hashable, Sendable {
+        case position(RelationshipPosition)
+        case name(entityName: String, relationshipName: String, location: SourceLocation)
     }
 }
 
 extension Model {
     /// Every relationship the model declares, entity by entity in document order.
     var declaredRelationships: [DeclaredRelationship] {
-        entities.flatMap { entity in entity.relationships.map { DeclaredRelationship(entity: entity, relationship: $0) } }
+        var declared: [DeclaredRelationship] = []
+        for entityIndex in entities.indices {
+            let entity = entities[entityIndex]
+            for relationshipIndex in entity.relationships.indices {
+                declared.append(DeclaredRelationship(
+                    entity: entity, relationship: entity.relationships[relationshipIndex],
+                    position: RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)))
+            }
+        }
+        return declared
     }
 
     /// The entity that declares property `name` for `entity`: the entity itself, or the nearest
@@ -35,12 +60,16 @@ extension Model {
     /// entity (or destination) and that entity's ancestors, with the entity declaring it. Nil when
     /// there is no inverse name, the entity is unknown, or the name is not a relationship.
     func resolvedInverse(of relationship: Relationship) -> DeclaredRelationship? {
+        if let position = position(of: relationship) {
+            // The model resolved every inverse of its own relationships when it was built.
+            return inversePosition(of: position).map { DeclaredRelationship($0, in: self) }
+        }
         guard let inverseName = relationship.inverseName,
               let owner = (relationship.inverseEntityName ?? relationship.destinationEntityName).flatMap(entity(named:)),
               let declaring = declaringEntity(ofProperty: inverseName, for: owner),
               let inverse = ownProperty(named: inverseName, in: declaring)?.asRelationship
         else { return nil }
-        return DeclaredRelationship(entity: declaring, relationship: inverse)
+        return DeclaredRelationship(entity: declaring, relationship: inverse, position: position(of: inverse))
     }
 
     /// True when `entityName` is `ancestorName` or inherits from it. Unknown names are kinds of

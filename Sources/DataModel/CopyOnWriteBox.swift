@@ -1,0 +1,18 @@
+/// Heap storage for a value type's fields, shared by its copies until one of them changes.
+///
+/// Entities, relationships and attributes carry twenty-odd fields each, most of them strings;
+/// copying such a struct retains every one of them. Rules pass these values around freely, so
+/// the model keeps their fields in one box and a copy costs a single retain. Mutation goes
+/// through `isKnownUniquelyReferenced` and copies the box first when it is shared, so the
+/// types keep value semantics.
+@usableFromInline
+final class CopyOnWriteBox<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is only written through a uniquely referenced box (see the
+    // `_modify` accessors), so no two threads ever see it change.
+    @usableFromInline var value: Value
+
+    @usableFromInline
+    init(_ value: Value) {
+        self.value = value
+    }
+}
