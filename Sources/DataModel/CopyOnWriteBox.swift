@@ -8,8 +8,10 @@
 @usableFromInline
 final class CopyOnWriteBox<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is only written through a uniquely referenced box (see the
-    // `_modify` accessors), so no two threads ever see it change.
-    @usableFromInline var value: Value
+    // `_modify` accessors), so no two threads ever see it change. For the same reason no
+    // access can overlap a write, and the runtime's exclusivity check, paid on every field
+    // read of every entity, relationship and attribute, is turned off.
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
     @usableFromInline
     init(_ value: Value) {

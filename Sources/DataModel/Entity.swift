@@ -95,6 +95,11 @@ public struct Entity: Hashable, Sendable {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(storage.value) }
 
+    /// How many properties the entity itself declares, counted without building `properties`.
+    public var propertyCount: Int {
+        self.attributes.count + self.relationships.count + self.fetchedProperties.count
+    }
+
     /// The entity's own properties (not inherited ones), in document order per kind.
     public var properties: [Property] {
         self.attributes.map(Property.attribute) + self.relationships.map(Property.relationship)

@@ -132,8 +132,10 @@ public struct Model: Sendable {
               let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName,
               var current = byName[ownerName]
         else { return nil }
-        var visited: Set<Int> = []
-        while visited.insert(current).inserted {
+        // Parent chains are short: only a long one pays for a set to notice a cycle.
+        var steps = 0
+        var visited: Set<Int>?
+        while true {
             switch slot(ofProperty: inverseName, in: entities[current], table: tables[current]) {
             case .relationship(let slot)?: return RelationshipPosition(entityIndex: current, relationshipIndex: slot)
             case .attribute?, .fetchedProperty?: return nil
@@ -141,8 +143,12 @@ public struct Model: Sendable {
                 guard let parent = entities[current].parentEntityName.flatMap({ byName[$0] }) else { return nil }
                 current = parent
             }
+            steps += 1
+            if steps > 32 {
+                if visited == nil { visited = [] }
+                if visited?.insert(current).inserted == false { return nil }  // an inheritance cycle
+            }
         }
-        return nil  // an inheritance cycle
     }
 
     // MARK: Entities

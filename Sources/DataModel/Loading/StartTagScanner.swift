@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A linear pass over a document's bytes that finds the first start tag with more
 /// attributes than allowed, before libxml2 parses anything.
 ///
@@ -99,13 +105,16 @@ enum StartTagScanner {
         /// Reads markup from `index`, skipping quoted values; `visit` sees every byte outside
         /// quotes and says whether to go on, or to stop after or before that byte.
         private mutating func readMarkup(_ visit: (UInt8) -> Step) {
-            var quote: UInt8?
             while index < buffer.count {
                 let byte = buffer[index]
-                if let open = quote {
-                    if byte == open { quote = nil }
-                } else if byte == Self.doubleQuote || byte == Self.singleQuote {
-                    quote = byte
+                if byte == Self.doubleQuote || byte == Self.singleQuote {
+                    // Attribute values are most of a model's bytes: jump to the closing quote.
+                    guard let close = next(byte, from: index + 1) else {
+                        index = buffer.count
+                        return
+                    }
+                    index = close + 1
+                    continue
                 } else {
                     switch visit(byte) {
                     case .goOn: break
@@ -120,13 +129,13 @@ enum StartTagScanner {
             }
         }
 
-        private func next(_ byte: UInt8) -> Int? {
-            var position = index
-            while position < buffer.count {
-                if buffer[position] == byte { return position }
-                position += 1
-            }
-            return nil
+        /// The offset of the next `byte` at or after `start`; `memchr` searches many bytes a step.
+        private func next(_ byte: UInt8, from start: Int? = nil) -> Int? {
+            let position = start ?? index
+            guard position < buffer.count, let base = buffer.baseAddress,
+                  let found = memchr(base + position, Int32(byte), buffer.count - position)
+            else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
         }
 
         private func matches(_ text: StaticString) -> Bool {

@@ -115,8 +115,12 @@ struct LineTable {
     init(_ bytes: [UInt8]) {
         var starts = [0]
         bytes.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices where buffer[index] == 0x0A {
-                starts.append(index + 1)
+            guard let base = buffer.baseAddress else { return }
+            // memchr looks at many bytes a step; a model has a newline every 100 bytes or so.
+            var position = 0
+            while position < buffer.count, let found = memchr(base + position, 0x0A, buffer.count - position) {
+                position = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) + 1
+                starts.append(position)
             }
         }
         self.lineStarts = starts
@@ -156,12 +160,15 @@ private final class ParseSession {
     let lines: LineTable
     let options: XMLEventParser.Options
     let handle: (XMLEventParser.Event) throws -> Void
-    var context: xmlParserCtxtPtr?
-    var failure: XMLParseFailure?
-    var depth = 0
-    var elementCount = 0
-    var pendingText = ""
-    var names = NameTable()
+    // Only libxml2's callbacks touch these, one at a time on the parsing thread, and none
+    // holds an access across a call: the runtime's exclusivity checks, paid on every element
+    // and attribute, are turned off.
+    @exclusivity(unchecked) var context: xmlParserCtxtPtr?
+    @exclusivity(unchecked) var failure: XMLParseFailure?
+    @exclusivity(unchecked) var depth = 0
+    @exclusivity(unchecked) var elementCount = 0
+    @exclusivity(unchecked) var pendingText = ""
+    @exclusivity(unchecked) var names = NameTable()
 
     init(bytes: [UInt8], lines: LineTable, options: XMLEventParser.Options,
          handle: @escaping (XMLEventParser.Event) throws -> Void) {

@@ -59,10 +59,17 @@ public struct DuplicatePropertyRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for entity in model.entities {
-            var seen: Set<String> = []
+            let properties = entity.properties
+            // A dozen names are compared faster than hashed; a large entity gets a set.
+            var seen: Set<String>? = properties.count > 16 ? [] : nil
             let ancestors = model.ancestors(of: entity)
-            for property in entity.properties {
-                if !seen.insert(property.name).inserted {
+            for (index, property) in properties.enumerated() {
+                let isRepeated = if seen != nil {
+                    !seen!.insert(property.name).inserted
+                } else {
+                    properties[..<index].contains { $0.name == property.name }
+                }
+                if isRepeated {
                     violations.append(Violation(
                         message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; remove or rename the second declaration",
                         location: property.location, entityName: entity.name, propertyName: property.name))

@@ -51,6 +51,8 @@ public struct PropertyNameCaseRule: Rule {
         var violations: [Violation] = []
         for entity in model.entities {
             for property in entity.properties {
+                // Nearly every name starts with an ASCII lowercase letter: settle those by the byte.
+                if let byte = property.name.utf8.first, byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { continue }
                 guard let first = property.name.first, !first.isLowercase else { continue }
                 let suggestion = Naming.lowerCamelCase(String(property.name.drop { !$0.isLetter }))
                 violations.append(Violation(

@@ -65,6 +65,9 @@ public struct ReservedNameRule: Rule {
 
     /// Zero-argument NSManagedObject methods Core Data relies on, and the getter-less spellings of
     /// its `is…` properties (`deleted` is the property behind `isDeleted`).
+    static let everyReservedName = managedObjectMethodNames.union(objectMethodNames).union(swiftKeywords)
+        .union(objectiveCKeywords)
+
     static let managedObjectMethodNames: Set<String> = [
         "managedObjectContext", "entity", "objectID", "isInserted", "isUpdated", "isDeleted", "isFault",
         "inserted", "updated", "deleted", "fault", "hasChanges", "hasPersistentChangedValues",
@@ -112,6 +115,8 @@ public struct ReservedNameRule: Rule {
             let isGenerated = entity.codeGeneration == .classDefinition || entity.codeGeneration == .category
             for property in entity.properties {
                 let name = property.name
+                // One lookup rules out nearly every name; the rest say which list they are on.
+                guard Self.everyReservedName.contains(name) else { continue }
                 let problem: String
                 if Self.objectMethodNames.contains(name) {
                     problem = "clashes with NSObject's '\(name)', which Core Data relies on"

@@ -42,9 +42,9 @@ public struct TooManyPropertiesRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         model.entities.compactMap { entity in
             let lineage = model.ancestors(of: entity) + [entity]
-            let count = lineage.reduce(0) { $0 + $1.properties.count }
+            let count = lineage.reduce(0) { $0 + $1.propertyCount }
             guard count > Self.maximumPropertyCount else { return nil }
-            let inherited = count - entity.properties.count
+            let inherited = count - entity.propertyCount
             return Violation(
                 message: "'\(entity.name)' has \(count) properties\(inherited > 0 ? " (\(inherited) inherited)" : ""), "
                     + "more than \(Self.maximumPropertyCount); split it into related entities",

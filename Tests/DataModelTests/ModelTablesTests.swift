@@ -1,0 +1,103 @@
+import DataModel
+import Testing
+
+/// The tables `Model` builds once (inverse positions, positions by identity) must answer exactly
+/// as the lookups by name do, and sharing storage between copies must keep value semantics.
+@Suite struct ModelTablesTests {
+    func model(_ body: String) throws -> Model {
+        try ModelLoader().model(fromContents: Array(Fixtures.contents(body).utf8), file: "inline")
+    }
+
+    /// The slow path of `inverse(of:)`: a relationship that is not the model's own (here a
+    /// changed copy) is resolved by name, and must agree with the table for the original.
+    @Test func tableAndNameLookupAgreeOnEveryRelationship() throws {
+        let model = try model("""
+            <entity name="Animal" isAbstract="YES">
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="pets" inverseEntity="Person"/>
+            </entity>
+            <entity name="Dog" parentEntity="Animal"/>
+            <entity name="Person">
+                <attribute name="label" optional="YES" attributeType="String"/>
+                <relationship name="pets" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Dog" inverseName="owner" inverseEntity="Dog"/>
+                <relationship name="tag" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="label" inverseEntity="Person"/>
+                <relationship name="ghost" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Nowhere" inverseName="x" inverseEntity="Nowhere"/>
+                <relationship name="alone" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person"/>
+            </entity>
+            """)
+        for (entityIndex, entity) in model.entities.enumerated() {
+            for (relationshipIndex, relationship) in entity.relationships.enumerated() {
+                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                #expect(model.position(of: relationship) == position)
+                var changed = relationship
+                changed.renamingIdentifier = "changed"  // a new value: not the model's own any more
+                #expect(model.position(of: changed) == nil)
+                #expect(model.inverse(of: changed)?.location == model.inverse(of: relationship)?.location)
+                #expect(model.inversePosition(of: position).map(model.relationship(at:))?.location
+                        == model.inverse(of: relationship)?.location)
+            }
+        }
+        let person = try #require(model.entity(named: "Person"))
+        // Found on the inverse entity's ancestor, as Core Data does.
+        #expect(model.inverse(of: person.relationships[0])?.name == "owner")
+        // An attribute, an unknown entity, no inverse at all: none is a relationship's inverse.
+        #expect(model.inverse(of: person.relationships[1]) == nil)
+        #expect(model.inverse(of: person.relationships[2]) == nil)
+        #expect(model.inverse(of: person.relationships[3]) == nil)
+    }
+
+    @Test func inverseLookupStopsOnAnInheritanceCycle() throws {
+        let model = try model("""
+            <entity name="A" parentEntity="B"/>
+            <entity name="B" parentEntity="A"/>
+            <entity name="C">
+                <relationship name="toA" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="A" inverseName="missing" inverseEntity="A"/>
+            </entity>
+            """)
+        let relationship = try #require(model.entity(named: "C")?.relationships.first)
+        #expect(model.inverse(of: relationship) == nil)
+    }
+
+    /// Longer than the chains the lookups scan without a set, to reach the set.
+    @Test func deepInheritanceIsWalkedWholeAndCyclesStillStop() throws {
+        let depth = 100
+        var entities = (0..<depth).map { index in
+            "<entity name=\"E\(index)\"\(index > 0 ? " parentEntity=\"E\(index - 1)\"" : "")/>"
+        }
+        entities[0] = """
+            <entity name="E0"><relationship name="back" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Holder" inverseName="deep" inverseEntity="Holder"/></entity>
+            """
+        entities.append("""
+            <entity name="Holder"><relationship name="deep" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="E\(depth - 1)" inverseName="back" inverseEntity="E\(depth - 1)"/></entity>
+            """)
+        let model = try model(entities.joined(separator: "\n"))
+        let leaf = try #require(model.entity(named: "E\(depth - 1)"))
+        #expect(model.ancestors(of: leaf).count == depth - 1)
+        let deep = try #require(model.entity(named: "Holder")?.relationships.first)
+        #expect(model.inverse(of: deep)?.name == "back")
+
+        let cyclic = try self.model((0..<50).map { "<entity name=\"C\($0)\" parentEntity=\"C\(($0 + 1) % 50)\"/>" }
+            .joined(separator: "\n"))
+        let start = try #require(cyclic.entity(named: "C0"))
+        #expect(cyclic.ancestors(of: start).count == 49)
+        #expect(cyclic.hasInheritanceCycle(start))
+    }
+
+    @Test func copiesShareStorageButChangeAlone() throws {
+        let model = try model("""
+            <entity name="Note">
+                <attribute name="title" optional="YES" attributeType="String"/>
+            </entity>
+            """)
+        let original = try #require(model.entity(named: "Note"))
+        var copy = original
+        #expect(copy == original)
+        copy.name = "Memo"
+        copy.attributes[0].name = "heading"
+        #expect(original.name == "Note")
+        #expect(original.attributes[0].name == "title")
+        #expect(model.entities[0].attributes[0].name == "title")
+        #expect(copy.name == "Memo" && copy.attributes[0].name == "heading")
+        #expect(copy != original)
+        #expect(Set([original, original, copy]).count == 2)
+    }
+}
