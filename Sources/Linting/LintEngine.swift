@@ -1,4 +1,5 @@
 import DataModel
+import Foundation
 
 /// Runs rules over one model at a time and returns their findings in report order.
 ///
@@ -21,20 +22,40 @@ public struct LintEngine: Sendable {
 
     public func lint(_ model: Model) -> [Finding] {
         let suppressions = Suppressions(model: model)
-        var findings: [Finding] = []
         let linted = LintedModel(model)
-        for rule in rules {
+        // Options were checked by `optionErrors()` when the configuration was read; a rule
+        // whose options still fail runs with its defaults rather than not at all.
+        let instances: [any Rule] = rules.map { rule in (try? makeRule(rule)) ?? rule.init() }
+        let violations = Self.violations(of: instances, in: linted)
+        var findings: [Finding] = []
+        for (rule, ruleViolations) in zip(rules, violations) {
             let description = rule.description
             let severity = self.severity(of: rule)
-            // Options were checked by `optionErrors()` when the configuration was read; a
-            // rule whose options still fail runs with its defaults rather than not at all.
-            let instance = (try? makeRule(rule)) ?? rule.init()
-            for violation in instance.violations(in: linted) {
+            for violation in ruleViolations {
                 let finding = Finding(violation, ruleID: description.id, severity: severity)
                 if !suppressions.silences(finding) { findings.append(finding) }
             }
         }
         return findings.sorted(by: Finding.reportOrder)
+    }
+
+    /// Models with at least this many entities are checked by several rules at once. Below it,
+    /// starting threads costs more than the rules take.
+    public static let concurrentEntityCount = 200
+
+    /// Each rule's violations, in the order of `instances`. Rules are pure and `LintedModel`
+    /// builds its shared facts under locks, so on a large model the rules run on every core;
+    /// the result does not depend on which finishes first.
+    private static func violations(of instances: [any Rule], in linted: LintedModel) -> [[Violation]] {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard cores > 1, instances.count > 1, linted.model.entities.count >= concurrentEntityCount else {
+            return instances.map { $0.violations(in: linted) }
+        }
+        let results = ResultSlots<[Violation]>(count: instances.count)
+        DispatchQueue.concurrentPerform(iterations: instances.count) { index in
+            results[index] = instances[index].violations(in: linted)
+        }
+        return results.values
     }
 
     /// The severity the rule's findings get: the configured override or the rule's default.
@@ -44,7 +65,9 @@ public struct LintEngine: Sendable {
 
     /// The rule with its configured options; `init()` when it takes none or none are set.
     public func makeRule(_ rule: any Rule.Type) throws(RuleOptionError) -> any Rule {
-        if let configurable = rule as? any ConfigurableRule.Type, let options = options[rule.description.id] {
+        // Options first: a dynamic cast searches every protocol conformance in the binary when
+        // it fails, which at start-up costs more than linting a small model.
+        if let options = options[rule.description.id], let configurable = rule as? any ConfigurableRule.Type {
             return try configurable.init(options: options)
         }
         return rule.init()
@@ -62,4 +85,28 @@ public struct LintEngine: Sendable {
             }
         }
     }
+}
+
+/// One slot per concurrent task: each task writes only its own index, and the slots are read
+/// after `concurrentPerform` has returned, so no two threads ever touch the same memory. The
+/// slots are raw memory rather than an array so that no task writes to a shared array value.
+private final class ResultSlots<Value>: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<Value?>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+    }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+
+    subscript(index: Int) -> Value? {
+        get { slots[index] }
+        set { slots[index] = newValue }
+    }
+
+    var values: [Value] { slots.map { $0! } }
 }

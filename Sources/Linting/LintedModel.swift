@@ -1,21 +1,29 @@
 import DataModel
+import Foundation
 
 /// The model a rule checks, with the facts several rules derive from it computed once.
 ///
 /// A rule reads the model through this wrapper exactly as it would read `Model` (its stored
 /// properties are forwarded), so it stays a pure function of the model. What the wrapper adds is
-/// sharing: the declared relationships, the CloudKit scope and the ambiguous-inverse groups are
-/// built on first use and reused by every later rule of the same lint, instead of once per rule.
-/// With 34 rules over a 10,000-entity model that is the difference between a lint that keeps pace
-/// with the XML parser and one that takes seconds (see `reports/benchmarks.md`).
+/// sharing: the declared relationships, the CloudKit scope, the cascade graph and the
+/// ambiguous-inverse groups are built on first use and reused by every later rule of the same
+/// lint, instead of once per rule. With 34 rules over a 10,000-entity model that is the
+/// difference between a lint that keeps pace with the XML parser and one that takes seconds
+/// (see `reports/benchmarks.md`).
 ///
-/// One instance lives for one model's lint, on one thread; it is deliberately not `Sendable`.
+/// The engine may run rules on several threads at once; each fact is built under its own lock,
+/// once, and only read afterwards.
 @dynamicMemberLookup
-public final class LintedModel {
+public final class LintedModel: Sendable {
     public let model: Model
 
     public init(_ model: Model) {
         self.model = model
+        declaredRelationshipsFact = SharedFact { model.declaredRelationships }
+        declaredAttributesFact = SharedFact { model.declaredAttributes }
+        cloudKitScopeFact = SharedFact { CloudKitScope(model: model) }
+        ambiguousInverseGroupsFact = SharedFact { AmbiguousInverseGroups(model: model) }
+        cascadeGraphFact = SharedFact { CascadeGraph(model: model) { $0.deletionRule == .cascade } }
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<Model, Value>) -> Value {
@@ -25,15 +33,21 @@ public final class LintedModel {
     // MARK: Shared facts, each built on first use
 
     /// Every relationship the model declares, entity by entity in document order.
-    private(set) lazy var declaredRelationships: [DeclaredRelationship] = model.declaredRelationships
+    var declaredRelationships: [DeclaredRelationship] { declaredRelationshipsFact.value }
     /// Every attribute of every entity, then of every composite, in document order.
-    private(set) lazy var declaredAttributes: [DeclaredAttribute] = model.declaredAttributes
+    var declaredAttributes: [DeclaredAttribute] { declaredAttributesFact.value }
     /// What NSPersistentCloudKitContainer syncs of the model.
-    private(set) lazy var cloudKitScope = CloudKitScope(model: model)
+    var cloudKitScope: CloudKitScope { cloudKitScopeFact.value }
     /// Relationships named as inverse by more than one relationship.
-    private(set) lazy var ambiguousInverseGroups = AmbiguousInverseGroups(model: model)
+    var ambiguousInverseGroups: AmbiguousInverseGroups { ambiguousInverseGroupsFact.value }
     /// The relationships a delete cascades along, as a graph over entities.
-    private(set) lazy var cascadeGraph = CascadeGraph(model: model) { $0.deletionRule == .cascade }
+    var cascadeGraph: CascadeGraph { cascadeGraphFact.value }
+
+    private let declaredRelationshipsFact: SharedFact<[DeclaredRelationship]>
+    private let declaredAttributesFact: SharedFact<[DeclaredAttribute]>
+    private let cloudKitScopeFact: SharedFact<CloudKitScope>
+    private let ambiguousInverseGroupsFact: SharedFact<AmbiguousInverseGroups>
+    private let cascadeGraphFact: SharedFact<CascadeGraph>
 
     // MARK: The model's lookups (methods are not reached through dynamic member lookup)
 
@@ -53,4 +67,26 @@ public final class LintedModel {
         return model.inversePosition(of: position).map { DeclaredRelationship($0, in: model) }
     }
     func areInSameLine(_ first: String, _ second: String) -> Bool { model.areInSameLine(first, second) }
+}
+
+/// A value built by the first reader that asks for it, under a lock, and shared by every later
+/// reader on any thread.
+private final class SharedFact<Value>: @unchecked Sendable {
+    // @unchecked: `built` is only touched with `lock` held, and `make` is called once, under it.
+    private let lock = NSLock()
+    private var built: Value?
+    private let make: @Sendable () -> Value
+
+    init(_ make: @escaping @Sendable () -> Value) {
+        self.make = make
+    }
+
+    var value: Value {
+        lock.withLock {
+            if let built { return built }
+            let value = make()
+            built = value
+            return value
+        }
+    }
 }
