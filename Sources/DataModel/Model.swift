@@ -255,10 +255,16 @@ public struct Model: Sendable {
     /// fetched properties, the first declaration of a name winning, as in Core Data's tables.
     private static func slot(ofProperty name: String, in entity: Entity, table: [String: PropertySlot]?) -> PropertySlot? {
         if let table { return table[name] }
+        // Comparing the stored lengths first settles most names without comparing text.
+        let length = name.utf8.count
         let attributes = entity.attributes
-        if let slot = attributes.firstIndex(where: { $0.name == name }) { return .attribute(slot) }
+        if let slot = attributes.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) {
+            return .attribute(slot)
+        }
         let relationships = entity.relationships
-        if let slot = relationships.firstIndex(where: { $0.name == name }) { return .relationship(slot) }
+        if let slot = relationships.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) {
+            return .relationship(slot)
+        }
         return entity.fetchedProperties.firstIndex(where: { $0.name == name }).map(PropertySlot.fetchedProperty)
     }
 

@@ -128,12 +128,27 @@ struct LineTable {
     }
 
     func position(ofByte offset: Int) -> (line: Int, column: Int) {
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        var hint = 0
+        return position(ofByte: offset, hint: &hint)
+    }
+
+    /// Like `position(ofByte:)`, starting from the line of the previous call: start tags come
+    /// in document order, usually a line or two apart, so a few steps forward beat a binary
+    /// search over hundreds of thousands of lines. `hint` is that line's index.
+    func position(ofByte offset: Int, hint: inout Int) -> (line: Int, column: Int) {
+        var low: Int
+        if hint < lineStarts.count, lineStarts[hint] <= offset {
+            low = hint
+            var steps = 0
+            while low + 1 < lineStarts.count, lineStarts[low + 1] <= offset, steps < 8 {
+                low += 1
+                steps += 1
+            }
+            if low + 1 < lineStarts.count, lineStarts[low + 1] <= offset { low = lineIndex(of: offset) }
+        } else {
+            low = lineIndex(of: offset)
         }
+        hint = low
         var column = 1
         var index = lineStarts[low]
         while index < offset && index < bytes.count {
@@ -142,6 +157,17 @@ struct LineTable {
             index += 1
         }
         return (low + 1, column)
+    }
+
+    /// The index of the line holding `offset`, by binary search.
+    private func lineIndex(of offset: Int) -> Int {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return low
     }
 
     /// The offset of the `<` that opens the tag whose attributes end at `offset`.
@@ -169,6 +195,8 @@ private final class ParseSession {
     @exclusivity(unchecked) var elementCount = 0
     @exclusivity(unchecked) var pendingText = ""
     @exclusivity(unchecked) var names = NameTable()
+    /// The line of the last start tag, where the search for the next one begins.
+    @exclusivity(unchecked) var lineHint = 0
 
     init(bytes: [UInt8], lines: LineTable, options: XMLEventParser.Options,
          handle: @escaping (XMLEventParser.Event) throws -> Void) {
@@ -293,7 +321,7 @@ private final class ParseSession {
             session.depth += 1
             let tagEnd = Int(xmlByteConsumed(session.context))
             let start = session.lines.tagStart(before: min(tagEnd, session.bytes.count - 1))
-            let (line, column) = session.lines.position(ofByte: start)
+            let (line, column) = session.lines.position(ofByte: start, hint: &session.lineHint)
             let (name, known) = localName.map { session.names.name(at: $0) } ?? ("", nil)
             let limits = session.options.limits
             session.elementCount += 1
