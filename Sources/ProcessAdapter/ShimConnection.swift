@@ -81,6 +81,14 @@ final class ShimConnection: @unchecked Sendable {
             throw StoreAdapterError(.invalidRequest, "cannot write \(request) as JSON: \(error)")
         }
         guard process.writeLine(line) else {
+            // A shim that has exited closes its stdin and its stdout; which of the two this
+            // process notices first is a race. Describe a shim that is gone by its stdout either
+            // way, so the same failure always reads the same.
+            do {
+                _ = try process.readLine(before: .now + .seconds(1))
+            } catch .closed {
+                throw broken("closed its stdout before answering \(request)", waitForExit: true)
+            } catch {}
             throw broken("stopped reading its stdin before \(request)", waitForExit: true)
         }
         let answerLine: String
@@ -127,8 +135,10 @@ final class ShimConnection: @unchecked Sendable {
     func broken(_ what: String, waitForExit: Bool) -> StoreAdapterError {
         isBroken = true
         let ending = process.exitStatus(waitingUpTo: waitForExit ? .seconds(1) : .zero)
-        process.stop()
+        // Read stderr before stopping: stopping closes the pipe, and a shim that failed before
+        // anything was read from it (a command that does not exist) said why only there.
         let tail = process.standardErrorTail()
+        process.stop()
         var message = "the shim '\(command)' \(what); it " + (ending ?? "was stopped")
         if tail.isEmpty {
             message += ", and wrote nothing on stderr"

@@ -155,6 +155,8 @@ struct MisbehavingShimTests {
         }
         #expect(error.message.contains("the shim '/nonexistent/store-shim --flag' closed its stdout before answering request 1 (hello)"), "\(error)")
         #expect(error.message.contains("it exited with status 127"), "\(error)")
+        // The shell's own words, whichever pipe noticed first that the shim was gone.
+        #expect(error.message.contains("Its stderr ended with:\n  | "), "\(error)")
         #expect(error.message.contains("/nonexistent/store-shim"), "\(error)")
     }
 }
