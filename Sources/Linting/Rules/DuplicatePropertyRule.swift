@@ -71,11 +71,13 @@ public struct DuplicatePropertyRule: Rule {
                 }
                 if isRepeated {
                     violations.append(Violation(
-                        message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; remove or rename the second declaration",
+                        message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; "
+                            + "remove or rename the second declaration",
                         location: property.location, entityName: entity.name, propertyName: property.name))
                 } else if let ancestor = ancestors.first(where: { model.ownProperty(named: property.name, in: $0) != nil }) {
                     violations.append(Violation(
-                        message: "'\(entity.name).\(property.name)' redeclares '\(ancestor.name).\(property.name)', which '\(entity.name)' already "
+                        message: "'\(entity.name).\(property.name)' redeclares '\(ancestor.name).\(property.name)', "
+                            + "which '\(entity.name)' already "
                             + "inherits; Core Data cannot override properties, so remove it from '\(entity.name)' or rename it",
                         location: property.location, entityName: entity.name, propertyName: property.name))
                 }
