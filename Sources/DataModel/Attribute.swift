@@ -43,6 +43,7 @@ public struct Attribute: Hashable, Sendable {
         public var location: SourceLocation
     }
 
+    // Equality and hashing are synthesized from the box, which compares and hashes the fields.
     @usableFromInline var storage: CopyOnWriteBox<Fields>
 
     public init(
@@ -100,11 +101,6 @@ public struct Attribute: Hashable, Sendable {
         }
     }
 
-    public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.value) }
 
     /// True when the attribute has a default value of any kind.
     public var hasDefaultValue: Bool {

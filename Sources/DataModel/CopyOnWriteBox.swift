@@ -18,3 +18,19 @@ final class CopyOnWriteBox<Value: Sendable>: @unchecked Sendable {
         self.value = value
     }
 }
+
+/// Boxes compare and hash by their fields, so a type holding one gets value equality from
+/// synthesized `Hashable`; two copies sharing a box are equal without comparing anything.
+extension CopyOnWriteBox: Equatable where Value: Equatable {
+    @usableFromInline
+    static func == (lhs: CopyOnWriteBox, rhs: CopyOnWriteBox) -> Bool {
+        lhs === rhs || lhs.value == rhs.value
+    }
+}
+
+extension CopyOnWriteBox: Hashable where Value: Hashable {
+    @usableFromInline
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+    }
+}

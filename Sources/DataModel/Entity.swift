@@ -47,6 +47,7 @@ public struct Entity: Hashable, Sendable {
         public var location: SourceLocation
     }
 
+    // Equality and hashing are synthesized from the box, which compares and hashes the fields.
     @usableFromInline var storage: CopyOnWriteBox<Fields>
 
     public init(
@@ -89,11 +90,6 @@ public struct Entity: Hashable, Sendable {
         }
     }
 
-    public static func == (lhs: Entity, rhs: Entity) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.value) }
 
     /// How many properties the entity itself declares, counted without building `properties`.
     public var propertyCount: Int {

@@ -29,6 +29,7 @@ public struct Relationship: Hashable, Sendable {
         public var location: SourceLocation
     }
 
+    // Equality and hashing are synthesized from the box, which compares and hashes the fields.
     @usableFromInline var storage: CopyOnWriteBox<Fields>
 
     public init(
@@ -69,11 +70,6 @@ public struct Relationship: Hashable, Sendable {
         }
     }
 
-    public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.value) }
 
     /// True when the relationship must hold at least one object at save: not optional,
     /// or a `minCount` above zero.

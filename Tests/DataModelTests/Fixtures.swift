@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// Paths into the repository, computed from this file so tests run from any directory.
@@ -32,6 +33,11 @@ enum Fixtures {
     }
 
     /// A minimal `contents` document around `body` (entities and other model children).
+    /// A model read from `contents(body)`, as the loader reads a file named `inline`.
+    static func model(_ body: String) throws -> Model {
+        try ModelLoader().model(fromContents: Array(contents(body).utf8), file: "inline")
+    }
+
     static func contents(_ body: String, modelAttributes: String = "") -> String {
         """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>

@@ -3,12 +3,8 @@ import Testing
 
 /// The lookups rules lean on: by name, through inheritance, across inverses.
 @Suite struct ModelLookupTests {
-    func model(_ body: String) throws -> Model {
-        try ModelLoader().model(fromContents: Array(Fixtures.contents(body).utf8), file: "inline")
-    }
-
     @Test func inheritedPropertiesAndInverses() throws {
-        let model = try model("""
+        let model = try Fixtures.model("""
             <entity name="Animal" isAbstract="YES">
                 <attribute name="name" attributeType="String"/>
                 <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="pets" inverseEntity="Person"/>
@@ -42,7 +38,7 @@ import Testing
     }
 
     @Test func inheritanceCyclesTerminate() throws {
-        let model = try model("""
+        let model = try Fixtures.model("""
             <entity name="A" parentEntity="C"/>
             <entity name="B" parentEntity="A"/>
             <entity name="C" parentEntity="B"/>
@@ -59,7 +55,7 @@ import Testing
     }
 
     @Test func inverseThatIsNotARelationshipResolvesToNil() throws {
-        let model = try model("""
+        let model = try Fixtures.model("""
             <entity name="A">
                 <attribute name="b" optional="YES" attributeType="String"/>
                 <relationship name="toA" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="A" inverseName="b" inverseEntity="A"/>

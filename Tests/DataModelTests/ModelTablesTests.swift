@@ -4,14 +4,10 @@ import Testing
 /// The tables `Model` builds once (inverse positions, positions by identity) must answer exactly
 /// as the lookups by name do, and sharing storage between copies must keep value semantics.
 @Suite struct ModelTablesTests {
-    func model(_ body: String) throws -> Model {
-        try ModelLoader().model(fromContents: Array(Fixtures.contents(body).utf8), file: "inline")
-    }
-
     /// The slow path of `inverse(of:)`: a relationship that is not the model's own (here a
     /// changed copy) is resolved by name, and must agree with the table for the original.
     @Test func tableAndNameLookupAgreeOnEveryRelationship() throws {
-        let model = try model("""
+        let model = try Fixtures.model("""
             <entity name="Animal" isAbstract="YES">
                 <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="pets" inverseEntity="Person"/>
             </entity>
@@ -46,7 +42,7 @@ import Testing
     }
 
     @Test func inverseLookupStopsOnAnInheritanceCycle() throws {
-        let model = try model("""
+        let model = try Fixtures.model("""
             <entity name="A" parentEntity="B"/>
             <entity name="B" parentEntity="A"/>
             <entity name="C">
@@ -69,13 +65,13 @@ import Testing
         entities.append("""
             <entity name="Holder"><relationship name="deep" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="E\(depth - 1)" inverseName="back" inverseEntity="E\(depth - 1)"/></entity>
             """)
-        let model = try model(entities.joined(separator: "\n"))
+        let model = try Fixtures.model(entities.joined(separator: "\n"))
         let leaf = try #require(model.entity(named: "E\(depth - 1)"))
         #expect(model.ancestors(of: leaf).count == depth - 1)
         let deep = try #require(model.entity(named: "Holder")?.relationships.first)
         #expect(model.inverse(of: deep)?.name == "back")
 
-        let cyclic = try self.model((0..<50).map { "<entity name=\"C\($0)\" parentEntity=\"C\(($0 + 1) % 50)\"/>" }
+        let cyclic = try Fixtures.model((0..<50).map { "<entity name=\"C\($0)\" parentEntity=\"C\(($0 + 1) % 50)\"/>" }
             .joined(separator: "\n"))
         let start = try #require(cyclic.entity(named: "C0"))
         #expect(cyclic.ancestors(of: start).count == 49)
@@ -83,7 +79,7 @@ import Testing
     }
 
     @Test func copiesShareStorageButChangeAlone() throws {
-        let model = try model("""
+        let model = try Fixtures.model("""
             <entity name="Note">
                 <attribute name="title" optional="YES" attributeType="String"/>
             </entity>
