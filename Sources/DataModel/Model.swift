@@ -32,7 +32,9 @@ public struct Model: Sendable {
     private static let scannedPropertyCount = 24
     /// Each relationship's declaration, found by the identity of its storage: rules hold copies
     /// of the model's relationships, and a copy shares its storage until it is changed.
-    private let positionByRelationship: [ObjectIdentifier: RelationshipPosition]
+    /// A model built by hand may hold one relationship value at several positions; those share
+    /// a storage, so identity cannot tell them apart and they get no entry.
+    private let positionByRelationship: [ObjectIdentifier: RelationshipPosition?]
     /// Per entity, per relationship: where the relationship its `inverseName` names is declared.
     /// Resolved once here because nearly every relationship rule asks.
     private let inversePositions: [[RelationshipPosition?]]
@@ -103,7 +105,7 @@ public struct Model: Sendable {
         self.subentityIndexesByParent = children
         self.propertyTables = tables
 
-        var positions: [ObjectIdentifier: RelationshipPosition] = [:]
+        var positions: [ObjectIdentifier: RelationshipPosition?] = [:]
         positions.reserveCapacity(entities.reduce(0) { $0 + $1.relationships.count })
         var inverses: [[RelationshipPosition?]] = []
         inverses.reserveCapacity(entities.count)
@@ -113,8 +115,9 @@ public struct Model: Sendable {
             entityInverses.reserveCapacity(relationships.count)
             for relationshipIndex in relationships.indices {
                 let relationship = relationships[relationshipIndex]
-                positions[ObjectIdentifier(relationship.storage)] = RelationshipPosition(
-                    entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                let identity = ObjectIdentifier(relationship.storage)
+                positions[identity] = positions[identity] == nil ? position : .some(nil)
                 entityInverses.append(Self.resolveInverse(of: relationship, entities: entities, byName: byName,
                                                           tables: tables))
             }
@@ -279,9 +282,10 @@ public struct Model: Sendable {
     }
 
     /// Where the model declares this relationship; nil for a relationship that is not one of the
-    /// model's own (built elsewhere, or changed since it was read from the model).
+    /// model's own (built elsewhere, or changed since it was read from the model), or that the
+    /// model holds at more than one position.
     public func position(of relationship: Relationship) -> RelationshipPosition? {
-        positionByRelationship[ObjectIdentifier(relationship.storage)]
+        positionByRelationship[ObjectIdentifier(relationship.storage)] ?? nil
     }
 
     public func relationship(at position: RelationshipPosition) -> Relationship {

@@ -78,6 +78,25 @@ import Testing
         #expect(cyclic.hasInheritanceCycle(start))
     }
 
+    /// A model built in code may put the same relationship value on two entities: identity
+    /// cannot say which one is meant, so the lookup falls back to names and stays right.
+    @Test func oneRelationshipValueAtTwoPositionsHasNoPositionByIdentity() throws {
+        let location = SourceLocation(file: "code", line: 1, column: 1)
+        let shared = Relationship(name: "owner", destinationEntityName: "Person", inverseName: "pets",
+                                  inverseEntityName: "Person", location: location)
+        let pets = Relationship(name: "pets", destinationEntityName: "Dog", inverseName: "owner",
+                                inverseEntityName: "Dog", isToMany: true, location: location)
+        let model = Model(file: "code", entities: [
+            Entity(name: "Dog", relationships: [shared], location: location),
+            Entity(name: "Cat", relationships: [shared], location: location),
+            Entity(name: "Person", relationships: [pets], location: location),
+        ])
+        #expect(model.position(of: shared) == nil)
+        #expect(model.position(of: pets) == RelationshipPosition(entityIndex: 2, relationshipIndex: 0))
+        #expect(model.inverse(of: shared)?.name == "pets")
+        #expect(model.inverse(of: pets)?.name == "owner")
+    }
+
     @Test func copiesShareStorageButChangeAlone() throws {
         let model = try Fixtures.model("""
             <entity name="Note">
