@@ -116,11 +116,18 @@ struct ContentsReader {
 
     // MARK: Limits
 
-    /// Attributes whose value names an entity, a property, a class or a configuration.
-    private static let nameAttributes: Set<KnownXMLName> = [
-        .name, .representedClassName, .parentEntity, .destinationEntity, .inverseName, .inverseEntity,
-        .customClassName, .valueTransformerName, .composite, .entity,
-    ]
+    /// Whether the attribute's value names an entity, a property, a class or a configuration.
+    /// A switch, not a set: this is asked of every attribute of every element, and hashing the
+    /// code each time cost more than the rest of the check.
+    private static func isNameAttribute(_ known: KnownXMLName) -> Bool {
+        switch known {
+        case .name, .representedClassName, .parentEntity, .destinationEntity, .inverseName, .inverseEntity,
+             .customClassName, .valueTransformerName, .composite, .entity:
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Bounds what one model may declare (see `LoadLimits`), checked as each element of the
     /// grammar opens, so no count ever runs past its limit.
@@ -149,7 +156,7 @@ struct ContentsReader {
 
     private static func tooLongName(in tag: XMLStartTag, limits: LoadLimits) -> LoadLimitExceeded? {
         for attribute in tag.attributes {
-            guard let known = attribute.known, nameAttributes.contains(known),
+            guard let known = attribute.known, isNameAttribute(known),
                   attribute.value.utf8.count > limits.maximumNameBytes else { continue }
             return LoadLimitExceeded(.nameBytes, maximum: limits.maximumNameBytes,
                                      subject: "the \(attribute.name) \(LoadLimitExceeded.quoted(attribute.value))")
