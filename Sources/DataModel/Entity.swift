@@ -96,10 +96,39 @@ public struct Entity: Hashable, Sendable {
         self.attributes.count + self.relationships.count + self.fetchedProperties.count
     }
 
-    /// The entity's own properties (not inherited ones), in document order per kind.
-    public var properties: [Property] {
-        self.attributes.map(Property.attribute) + self.relationships.map(Property.relationship)
-            + self.fetchedProperties.map(Property.fetchedProperty)
+    /// The entity's own properties (not inherited ones): attributes, then relationships, then
+    /// fetched properties, each kind in document order. A view over the three arrays, so rules
+    /// that walk every property of every entity build no array to do it.
+    public var properties: PropertyList {
+        PropertyList(attributes: self.attributes, relationships: self.relationships,
+                     fetchedProperties: self.fetchedProperties)
+    }
+
+    /// An entity's attributes, relationships and fetched properties as one collection of
+    /// `Property`, without copying them into one.
+    public struct PropertyList: RandomAccessCollection, Sendable {
+        public let attributes: [Attribute]
+        public let relationships: [Relationship]
+        public let fetchedProperties: [FetchedProperty]
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { attributes.count + relationships.count + fetchedProperties.count }
+
+        public subscript(position: Int) -> Property {
+            if position < attributes.count { return .attribute(attributes[position]) }
+            let relationshipIndex = position - attributes.count
+            if relationshipIndex < relationships.count { return .relationship(relationships[relationshipIndex]) }
+            return .fetchedProperty(fetchedProperties[relationshipIndex - relationships.count])
+        }
+
+        /// The name of the property at `position`, read without wrapping the property in a
+        /// `Property` first.
+        public func name(at position: Int) -> String {
+            if position < attributes.count { return attributes[position].name }
+            let relationshipIndex = position - attributes.count
+            if relationshipIndex < relationships.count { return relationships[relationshipIndex].name }
+            return fetchedProperties[relationshipIndex - relationships.count].name
+        }
     }
 }
 

@@ -30,6 +30,21 @@ public struct Model: Sendable {
     /// building 10,000 small dictionaries would cost more than every lookup made in them.
     private let propertyTables: [Int: [String: PropertySlot]]
     private static let scannedPropertyCount = 24
+    /// Every entity's own property names in one array: entity `i`'s are
+    /// `propertyNames[propertyRanges[i]]`, attributes first, then relationships, then fetched
+    /// properties (the order of `Entity.properties`). Names are read from here rather than from
+    /// each property: a model of thousands of entities holds its properties in separate heap
+    /// blocks, and visiting every one of them to compare a name misses the cache each time,
+    /// where this array is read in order.
+    private let propertyNames: [String]
+    private let propertyRanges: [PropertyRange]
+
+    private struct PropertyRange {
+        var start: Int
+        var attributeCount: Int
+        var relationshipCount: Int
+        var end: Int
+    }
     /// Each relationship's declaration, found by the identity of its storage: rules hold copies
     /// of the model's relationships, and a copy shares its storage until it is changed.
     /// A model built by hand may hold one relationship value at several positions; those share
@@ -77,9 +92,20 @@ public struct Model: Sendable {
         self.location = location ?? SourceLocation(file: file, line: 1, column: 1)
 
         var byName: [String: Int] = [:]
+        byName.reserveCapacity(entities.count)
         var children: [String: [Int]] = [:]
         var tables: [Int: [String: PropertySlot]] = [:]
+        var names: [String] = []
+        var ranges: [PropertyRange] = []
+        ranges.reserveCapacity(entities.count)
         for (index, entity) in entities.enumerated() {
+            let attributes = entity.attributes, relationships = entity.relationships
+            let start = names.count
+            for slot in attributes.indices { names.append(attributes[slot].name) }
+            for slot in relationships.indices { names.append(relationships[slot].name) }
+            for fetched in entity.fetchedProperties { names.append(fetched.name) }
+            ranges.append(PropertyRange(start: start, attributeCount: attributes.count,
+                                        relationshipCount: relationships.count, end: names.count))
             // The first declaration wins, as it does when Core Data builds its own tables;
             // a duplicate is a rule's business, not the loader's.
             if byName[entity.name] == nil { byName[entity.name] = index }
@@ -104,6 +130,8 @@ public struct Model: Sendable {
         self.entityIndexByName = byName
         self.subentityIndexesByParent = children
         self.propertyTables = tables
+        self.propertyNames = names
+        self.propertyRanges = ranges
 
         var positions: [ObjectIdentifier: RelationshipPosition?] = [:]
         positions.reserveCapacity(entities.reduce(0) { $0 + $1.relationships.count })
@@ -119,7 +147,7 @@ public struct Model: Sendable {
                 let identity = ObjectIdentifier(relationship.storage)
                 positions[identity] = positions[identity] == nil ? position : .some(nil)
                 entityInverses.append(Self.resolveInverse(of: relationship, entities: entities, byName: byName,
-                                                          tables: tables))
+                                                          tables: tables, names: names, ranges: ranges))
             }
             inverses.append(entityInverses)
         }
@@ -130,7 +158,8 @@ public struct Model: Sendable {
     /// The relationship `relationship.inverseName` names on its inverse entity (or destination)
     /// or the nearest ancestor declaring that name; nil when that property is not a relationship.
     private static func resolveInverse(of relationship: Relationship, entities: [Entity], byName: [String: Int],
-                                       tables: [Int: [String: PropertySlot]]) -> RelationshipPosition? {
+                                       tables: [Int: [String: PropertySlot]], names: [String],
+                                       ranges: [PropertyRange]) -> RelationshipPosition? {
         guard let inverseName = relationship.inverseName,
               let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName,
               var current = byName[ownerName]
@@ -139,7 +168,7 @@ public struct Model: Sendable {
         var steps = 0
         var visited: Set<Int>?
         while true {
-            switch slot(ofProperty: inverseName, in: entities[current], table: tables[current]) {
+            switch slot(ofProperty: inverseName, table: tables[current], names: names, range: ranges[current]) {
             case .relationship(let slot)?: return RelationshipPosition(entityIndex: current, relationshipIndex: slot)
             case .attribute?, .fetchedProperty?: return nil
             case nil:
@@ -246,7 +275,8 @@ public struct Model: Sendable {
             return entity.properties.first { $0.name == name }
         }
         let owner = entities[index]
-        switch Self.slot(ofProperty: name, in: owner, table: propertyTables[index]) {
+        switch Self.slot(ofProperty: name, table: propertyTables[index], names: propertyNames,
+                         range: propertyRanges[index]) {
         case .attribute(let slot)?: return .attribute(owner.attributes[slot])
         case .relationship(let slot)?: return .relationship(owner.relationships[slot])
         case .fetchedProperty(let slot)?: return .fetchedProperty(owner.fetchedProperties[slot])
@@ -256,19 +286,33 @@ public struct Model: Sendable {
 
     /// Where the entity's own property `name` sits: attributes first, then relationships, then
     /// fetched properties, the first declaration of a name winning, as in Core Data's tables.
-    private static func slot(ofProperty name: String, in entity: Entity, table: [String: PropertySlot]?) -> PropertySlot? {
+    private static func slot(ofProperty name: String, table: [String: PropertySlot]?, names: [String],
+                             range: PropertyRange) -> PropertySlot? {
         if let table { return table[name] }
         // Comparing the stored lengths first settles most names without comparing text.
         let length = name.utf8.count
-        let attributes = entity.attributes
-        if let slot = attributes.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) {
-            return .attribute(slot)
+        var index = range.start
+        while index < range.end {
+            let candidate = names[index]
+            if candidate.utf8.count == length && candidate == name {
+                let offset = index - range.start
+                if offset < range.attributeCount { return .attribute(offset) }
+                if offset < range.attributeCount + range.relationshipCount {
+                    return .relationship(offset - range.attributeCount)
+                }
+                return .fetchedProperty(offset - range.attributeCount - range.relationshipCount)
+            }
+            index += 1
         }
-        let relationships = entity.relationships
-        if let slot = relationships.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) {
-            return .relationship(slot)
-        }
-        return entity.fetchedProperties.firstIndex(where: { $0.name == name }).map(PropertySlot.fetchedProperty)
+        return nil
+    }
+
+    /// The names of the entity at `index` in `entities`, in the order of its `properties`
+    /// (attributes, relationships, fetched properties). Reading names here is much faster than
+    /// reading them from each property of a large model.
+    public func ownPropertyNames(ofEntityAt index: Int) -> ArraySlice<String> {
+        let range = propertyRanges[index]
+        return propertyNames[range.start..<range.end]
     }
 
     /// Attributes the entity declares or inherits, ancestors' first.

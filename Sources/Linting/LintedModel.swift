@@ -57,6 +57,7 @@ public final class LintedModel: Sendable {
     public func subentities(of entity: Entity) -> [Entity] { model.subentities(of: entity) }
     public func property(named name: String, in entity: Entity) -> Property? { model.property(named: name, in: entity) }
     public func ownProperty(named name: String, in entity: Entity) -> Property? { model.ownProperty(named: name, in: entity) }
+    public func ownPropertyNames(ofEntityAt index: Int) -> ArraySlice<String> { model.ownPropertyNames(ofEntityAt: index) }
     public func position(of relationship: Relationship) -> RelationshipPosition? { model.position(of: relationship) }
     public func destination(of relationship: Relationship) -> Entity? { model.destination(of: relationship) }
     func resolvedInverse(of relationship: Relationship) -> DeclaredRelationship? { model.resolvedInverse(of: relationship) }

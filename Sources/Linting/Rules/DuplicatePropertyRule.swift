@@ -58,17 +58,23 @@ public struct DuplicatePropertyRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
-        for entity in model.entities {
-            let properties = entity.properties
+        let entities = model.entities
+        for entityIndex in entities.indices {
+            let entity = entities[entityIndex]
+            // Names from the model's flat table: only a reported property is read itself.
+            let names = model.ownPropertyNames(ofEntityAt: entityIndex)
             // A dozen names are compared faster than hashed; a large entity gets a set.
-            var seen: Set<String>? = properties.count > 16 ? [] : nil
+            var seen: Set<String>? = names.count > 16 ? [] : nil
             let ancestors = model.ancestors(of: entity)
-            for (index, property) in properties.enumerated() {
+            for index in names.indices {
+                let name = names[index]
                 let isRepeated = if seen != nil {
-                    !seen!.insert(property.name).inserted
+                    !seen!.insert(name).inserted
                 } else {
-                    properties[..<index].contains { $0.name == property.name }
+                    names[..<index].contains { $0.utf8.count == name.utf8.count && $0 == name }
                 }
+                guard isRepeated || !ancestors.isEmpty else { continue }
+                let property = entity.properties[index - names.startIndex]
                 if isRepeated {
                     violations.append(Violation(
                         message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; "

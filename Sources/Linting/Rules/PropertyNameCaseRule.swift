@@ -49,11 +49,17 @@ public struct PropertyNameCaseRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
-        for entity in model.entities {
-            for property in entity.properties {
+        let entities = model.entities
+        for entityIndex in entities.indices {
+            // Names from the model's flat table: the entity itself is read only to report.
+            let names = model.ownPropertyNames(ofEntityAt: entityIndex)
+            for index in names.indices {
                 // Nearly every name starts with an ASCII lowercase letter: settle those by the byte.
-                if let byte = property.name.utf8.first, byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { continue }
-                guard let first = property.name.first, !first.isLowercase else { continue }
+                let name = names[index]
+                if let byte = name.utf8.first, byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { continue }
+                guard let first = name.first, !first.isLowercase else { continue }
+                let entity = entities[entityIndex]
+                let property = entity.properties[index - names.startIndex]
                 let suggestion = Naming.lowerCamelCase(String(property.name.drop { !$0.isLetter }))
                 violations.append(Violation(
                     message: "property '\(entity.name).\(property.name)' should start with a lowercase letter; rename it"

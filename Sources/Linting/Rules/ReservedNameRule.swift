@@ -111,12 +111,18 @@ public struct ReservedNameRule: Rule {
         let keywords = isSwift ? Self.swiftKeywords : Self.objectiveCKeywords
         let language = isSwift ? "Swift" : "Objective-C"
         var violations: [Violation] = []
-        for entity in model.entities {
-            let isGenerated = entity.codeGeneration == .classDefinition || entity.codeGeneration == .category
-            for property in entity.properties {
-                let name = property.name
+        let entities = model.entities
+        let reserved = Self.everyReservedName
+        for entityIndex in entities.indices {
+            // Names from the model's flat table: the entity itself is read only to report.
+            let names = model.ownPropertyNames(ofEntityAt: entityIndex)
+            for index in names.indices {
+                let name = names[index]
                 // One lookup rules out nearly every name; the rest say which list they are on.
-                guard Self.everyReservedName.contains(name) else { continue }
+                guard reserved.contains(name) else { continue }
+                let entity = entities[entityIndex]
+                let isGenerated = entity.codeGeneration == .classDefinition || entity.codeGeneration == .category
+                let property = entity.properties[index - names.startIndex]
                 let problem: String
                 if Self.objectMethodNames.contains(name) {
                     problem = "clashes with NSObject's '\(name)', which Core Data relies on"
