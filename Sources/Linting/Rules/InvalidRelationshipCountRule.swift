@@ -53,7 +53,6 @@ public struct InvalidRelationshipCountRule: Rule {
         var violations: [Violation] = []
         for declared in model.declaredRelationships {
             let relationship = declared.relationship
-            let name = declared.qualifiedName
             var problems: [String] = []
             for attribute in ["minCount", "maxCount"] {
                 if let text = relationship.xmlAttributes[attribute] {
@@ -76,7 +75,7 @@ public struct InvalidRelationshipCountRule: Rule {
             }
             guard !problems.isEmpty else { continue }
             violations.append(Violation(
-                message: "'\(name)' " + problems.joined(separator: "; ")
+                message: "'\(declared.qualifiedName)' " + problems.joined(separator: "; ")
                     + (relationship.isToMany ? "; make minCount at most maxCount (0 means no maximum)"
                                              : "; remove the counts or make it to-many"),
                 location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name))

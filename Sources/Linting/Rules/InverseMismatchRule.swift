@@ -84,6 +84,9 @@ public struct InverseMismatchRule: Rule {
             guard let inverseName = relationship.inverseName,
                   let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName
             else { continue }  // no inverse: missing_inverse's business
+            // Most relationships are one half of a well-made pair; the model's inverse table
+            // settles those without building a declaration or looking up a name.
+            if Self.isWellMadePair(declared, in: model.model) { continue }
             guard let inverse = model.resolvedInverse(of: declared) else {
                 // An unknown entity is unknown_destination's business.
                 guard let owner = model.entity(named: ownerName) else { continue }
@@ -126,6 +129,20 @@ public struct InverseMismatchRule: Rule {
             }
         }
         return violations
+    }
+
+    /// True when every check below would pass: the inverse names this relationship back, has
+    /// this entity as its destination, and no inverse entity other than the destination is
+    /// written. (Ambiguous groups cannot pass: the claimed relationship names one of them back.)
+    private static func isWellMadePair(_ declared: DeclaredRelationship, in model: Model) -> Bool {
+        guard let position = declared.position, let inversePosition = model.inversePosition(of: position),
+              model.inversePosition(of: inversePosition) == position
+        else { return false }
+        let relationship = declared.relationship
+        if let inverseEntity = relationship.inverseEntityName, inverseEntity != relationship.destinationEntityName {
+            return false
+        }
+        return model.relationship(at: inversePosition).destinationEntityName == declared.entity.name
     }
 
     private func violation(_ declared: DeclaredRelationship, _ message: String) -> Violation {

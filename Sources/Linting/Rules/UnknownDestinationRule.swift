@@ -51,7 +51,6 @@ public struct UnknownDestinationRule: Rule {
         var violations: [Violation] = []
         for declared in model.declaredRelationships {
             let relationship = declared.relationship
-            let name = declared.qualifiedName
             var problems: [String] = []
             if let destination = relationship.destinationEntityName {
                 if model.entity(named: destination) == nil {
@@ -66,7 +65,7 @@ public struct UnknownDestinationRule: Rule {
             }
             guard !problems.isEmpty else { continue }
             violations.append(Violation(
-                message: "'\(name)' " + problems.joined(separator: " and ") + "; set it to an entity of the model",
+                message: "'\(declared.qualifiedName)' " + problems.joined(separator: " and ") + "; set it to an entity of the model",
                 location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name,
                 suggestion: Self.closestEntityName(to: relationship.destinationEntityName, in: model.model)
                     .map { "did you mean '\($0)'?" }))

@@ -18,20 +18,39 @@ struct AmbiguousInverseGroups {
 
     init(model: Model) {
         // Count claims by position first and build declarations only for the groups: almost
-        // every relationship is claimed once, by its own inverse.
-        var claimCount: [RelationshipPosition: Int] = [:]
+        // every relationship is claimed once, by its own inverse. The counts sit in one flat
+        // array (an entity's relationships from `firstSlot[entity]` on) and stop at 2, since
+        // only "more than one" matters: no hashing for the tens of thousands claimed once.
+        var firstSlot: [Int] = []
+        firstSlot.reserveCapacity(model.entities.count)
+        var slotCount = 0
+        for entity in model.entities {
+            firstSlot.append(slotCount)
+            slotCount += entity.relationships.count
+        }
+        var claimCounts = [UInt8](repeating: 0, count: slotCount)
+        var anyClaimedTwice = false
         for entityIndex in model.entities.indices {
             for relationshipIndex in model.entities[entityIndex].relationships.indices {
                 let claimer = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
-                if let claimed = model.inversePosition(of: claimer) { claimCount[claimed, default: 0] += 1 }
+                guard let claimed = model.inversePosition(of: claimer) else { continue }
+                let slot = firstSlot[claimed.entityIndex] + claimed.relationshipIndex
+                if claimCounts[slot] < 2 { claimCounts[slot] += 1 }
+                if claimCounts[slot] == 2 { anyClaimedTwice = true }
             }
+        }
+        guard anyClaimedTwice else {
+            self.groups = []
+            self.memberKeys = []
+            return
         }
         var order: [RelationshipPosition] = []
         var claimersByPosition: [RelationshipPosition: [DeclaredRelationship]] = [:]
         for entityIndex in model.entities.indices {
             for relationshipIndex in model.entities[entityIndex].relationships.indices {
                 let claimer = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
-                guard let claimed = model.inversePosition(of: claimer), claimCount[claimed, default: 0] > 1 else { continue }
+                guard let claimed = model.inversePosition(of: claimer),
+                      claimCounts[firstSlot[claimed.entityIndex] + claimed.relationshipIndex] > 1 else { continue }
                 if claimersByPosition[claimed] == nil { order.append(claimed) }
                 claimersByPosition[claimed, default: []].append(DeclaredRelationship(claimer, in: model))
             }
@@ -49,6 +68,6 @@ struct AmbiguousInverseGroups {
     }
 
     func isMember(_ relationship: DeclaredRelationship) -> Bool {
-        memberKeys.contains(relationship.key)
+        !memberKeys.isEmpty && memberKeys.contains(relationship.key)
     }
 }
