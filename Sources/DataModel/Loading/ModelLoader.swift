@@ -257,18 +257,58 @@ public struct ModelLoader: Sendable {
             throw LoadError(path: path, reason: .unreadable("permission denied or not a regular file"))
         }
         defer { try? handle.close() }
-        do {
-            // Read one byte past the limit, in case the file grew since it was measured.
-            let data = try handle.read(upToCount: limits.maximumFileBytes + 1) ?? Data()
-            guard data.count <= limits.maximumFileBytes else {
-                throw LoadError(path: path, reason: .tooLarge(bytes: data.count, limit: limits.maximumFileBytes))
-            }
-            return [UInt8](data)
-        } catch let error as LoadError {
-            throw error
-        } catch {
-            throw LoadError(path: path, reason: .unreadable(error.localizedDescription))
+        // Straight into the array the parser reads: going through `Data` copied a large model
+        // twice. One byte past the limit is read, in case the file grew since it was measured.
+        var errorCode: Int32 = 0
+        let bytes = Self.readAll(from: handle.fileDescriptor, expecting: size, atMost: limits.maximumFileBytes + 1,
+                                 errorCode: &errorCode)
+        if errorCode != 0 {
+            throw LoadError(path: path, reason: .unreadable(String(cString: strerror(errorCode))))
         }
+        guard bytes.count <= limits.maximumFileBytes else {
+            throw LoadError(path: path, reason: .tooLarge(bytes: bytes.count, limit: limits.maximumFileBytes))
+        }
+        return bytes
+    }
+
+    /// Reads until the end of the file or `limit` bytes, whichever comes first; a failed read
+    /// stops it and leaves `errno` in `errorCode`.
+    private static func readAll(from descriptor: Int32, expecting size: Int, atMost limit: Int,
+                                errorCode: inout Int32) -> [UInt8] {
+        // One read of the measured size, plus one byte that finds the end of the file.
+        var bytes = [UInt8](unsafeUninitializedCapacity: min(size + 1, limit)) { buffer, initialized in
+            initialized = fill(buffer, from: descriptor, errorCode: &errorCode)
+        }
+        // A file that grew since it was measured: read on, a chunk at a time, up to the limit.
+        var filledLastBuffer = bytes.count == min(size + 1, limit)
+        while filledLastBuffer && errorCode == 0 && bytes.count < limit {
+            let chunkSize = min(1 << 20, limit - bytes.count)
+            let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
+                initialized = fill(buffer, from: descriptor, errorCode: &errorCode)
+            }
+            bytes += chunk
+            filledLastBuffer = chunk.count == chunkSize
+        }
+        return bytes
+    }
+
+    /// Fills `buffer` from the file; returns how many bytes it read (fewer at the end of the file).
+    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32,
+                             errorCode: inout Int32) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var count = 0
+        while count < buffer.count {
+            let got = read(descriptor, base + count, buffer.count - count)
+            if got > 0 {
+                count += got
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                errorCode = errno
+                break
+            }
+        }
+        return count
     }
 
     private func readDeclaration(_ bytes: [UInt8], path: String) throws(LoadError) -> CurrentVersionReader.Declaration? {
