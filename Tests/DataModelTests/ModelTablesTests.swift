@@ -41,6 +41,49 @@ import Testing
         #expect(model.inverse(of: person.relationships[3]) == nil)
     }
 
+    /// The flat name table answers exactly as the properties themselves, in their order, for
+    /// every kind of property, a repeated name, an empty entity, and an entity past the size
+    /// at which `Model` switches from scanning names to a dictionary.
+    @Test func flatPropertyNamesMatchEveryEntitysProperties() throws {
+        let many = (0..<30).map { "<attribute name=\"field\($0)\" optional=\"YES\" attributeType=\"String\"/>" }
+        let model = try Fixtures.model("""
+            <entity name="Note">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <attribute name="title" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+                <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>
+                <fetchedProperty name="siblings" optional="YES">
+                    <fetchRequest name="fetchedPropertyFetchRequest" entity="Note" predicateString="folder == $FETCH_SOURCE.folder"/>
+                </fetchedProperty>
+            </entity>
+            <entity name="Folder">
+                <relationship name="notes" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
+                \(many.joined(separator: "\n    "))
+            </entity>
+            <entity name="Empty"/>
+            """)
+        for (index, entity) in model.entities.enumerated() {
+            let names = model.ownPropertyNames(ofEntityAt: index)
+            #expect(Array(names) == entity.properties.map(\.name))
+            #expect(entity.properties.indices.map(entity.properties.name(at:)) == Array(names))
+            #expect(entity.properties.count == entity.propertyCount)
+        }
+        let note = try #require(model.entity(named: "Note"))
+        #expect(Array(model.ownPropertyNames(ofEntityAt: 0)) == ["title", "title", "folder", "siblings"])
+        // The first declaration of a repeated name wins; each kind is found in its own array.
+        #expect(model.ownProperty(named: "title", in: note)?.asAttribute?.attributeType == .string)
+        #expect(model.ownProperty(named: "folder", in: note)?.asRelationship?.name == "folder")
+        if case .fetchedProperty(let fetched)? = model.ownProperty(named: "siblings", in: note) {
+            #expect(fetched.name == "siblings")
+        } else {
+            Issue.record("'siblings' should be found as a fetched property")
+        }
+        let folder = try #require(model.entity(named: "Folder"))
+        #expect(model.ownProperty(named: "field29", in: folder)?.asAttribute?.name == "field29")
+        #expect(model.ownProperty(named: "notes", in: folder)?.asRelationship?.name == "notes")
+        #expect(model.ownProperty(named: "missing", in: note) == nil)
+        #expect(model.ownPropertyNames(ofEntityAt: 2).isEmpty)
+    }
+
     @Test func inverseLookupStopsOnAnInheritanceCycle() throws {
         let model = try Fixtures.model("""
             <entity name="A" parentEntity="B"/>
