@@ -198,7 +198,9 @@ def main():
             f"Synthetic models from `momlint generate-model --entities N --seed {args.seed}` (well-made, "
             "every attribute type, relationships with inverses, inheritance, constraints, fetch indexes, "
             "a CloudKit configuration). In-process figures are the ordo-one `benchmark` harness's medians "
-            "(`Benchmarks/`, release build); process figures are medians of whole runs, start to exit.",
+            "(`Benchmarks/`, release build; the clock stops before the loaded model is freed, since "
+            "`momlint lint` leaves that to the kernel at exit); process figures are medians of whole runs, "
+            "start to exit.",
             "", "## Machine", ""]
     out += machine_lines(args.load_before)
     out += ["", "## Figures", "",
