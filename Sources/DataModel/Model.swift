@@ -50,9 +50,19 @@ public struct Model: Sendable {
     /// A model built by hand may hold one relationship value at several positions; those share
     /// a storage, so identity cannot tell them apart and they get no entry.
     private let positionByRelationship: [ObjectIdentifier: RelationshipPosition?]
-    /// Per entity, per relationship: where the relationship its `inverseName` names is declared.
+    /// Relationship tables, flat: entity `e`'s relationships are slots
+    /// `firstRelationshipSlot[e] ..< firstRelationshipSlot[e + 1]`, in document order. One array
+    /// per table rather than one per entity, so a pass over every relationship reads memory in
+    /// order.
+    private let firstRelationshipSlot: [Int]
+    /// Per relationship slot: where the relationship its `inverseName` names is declared.
     /// Resolved once here because nearly every relationship rule asks.
-    private let inversePositions: [[RelationshipPosition?]]
+    private let inversePositions: [RelationshipPosition?]
+    /// Per relationship slot: what rules test first (see `RelationshipTraits`).
+    private let relationshipTraits: [RelationshipTraits]
+    /// Every entity's attributes' traits, flat: entity `e`'s start at `firstAttributeSlot[e]`.
+    private let firstAttributeSlot: [Int]
+    private let attributeTraits: [AttributeTraits]
 
     private enum PropertySlot {
         case attribute(Int)
@@ -98,10 +108,17 @@ public struct Model: Sendable {
         var names: [String] = []
         var ranges: [PropertyRange] = []
         ranges.reserveCapacity(entities.count)
+        var firstAttributes: [Int] = []
+        firstAttributes.reserveCapacity(entities.count + 1)
+        var attributeTraits: [AttributeTraits] = []
         for (index, entity) in entities.enumerated() {
             let attributes = entity.attributes, relationships = entity.relationships
             let start = names.count
-            for slot in attributes.indices { names.append(attributes[slot].name) }
+            firstAttributes.append(attributeTraits.count)
+            for slot in attributes.indices {
+                names.append(attributes[slot].name)
+                attributeTraits.append(AttributeTraits(attributes[slot]))
+            }
             for slot in relationships.indices { names.append(relationships[slot].name) }
             for fetched in entity.fetchedProperties { names.append(fetched.name) }
             ranges.append(PropertyRange(start: start, attributeCount: attributes.count,
@@ -132,27 +149,34 @@ public struct Model: Sendable {
         self.propertyTables = tables
         self.propertyNames = names
         self.propertyRanges = ranges
+        firstAttributes.append(attributeTraits.count)
+        self.firstAttributeSlot = firstAttributes
+        self.attributeTraits = attributeTraits
 
         var positions: [ObjectIdentifier: RelationshipPosition?] = [:]
         positions.reserveCapacity(entities.reduce(0) { $0 + $1.relationships.count })
-        var inverses: [[RelationshipPosition?]] = []
-        inverses.reserveCapacity(entities.count)
+        var firstSlots: [Int] = []
+        firstSlots.reserveCapacity(entities.count + 1)
+        var inverses: [RelationshipPosition?] = []
+        var traits: [RelationshipTraits] = []
         for entityIndex in entities.indices {
             let relationships = entities[entityIndex].relationships
-            var entityInverses: [RelationshipPosition?] = []
-            entityInverses.reserveCapacity(relationships.count)
+            firstSlots.append(inverses.count)
             for relationshipIndex in relationships.indices {
                 let relationship = relationships[relationshipIndex]
                 let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
                 let identity = ObjectIdentifier(relationship.storage)
                 positions[identity] = positions[identity] == nil ? position : .some(nil)
-                entityInverses.append(Self.resolveInverse(of: relationship, entities: entities, byName: byName,
-                                                          tables: tables, names: names, ranges: ranges))
+                inverses.append(Self.resolveInverse(of: relationship, entities: entities, byName: byName,
+                                                    tables: tables, names: names, ranges: ranges))
+                traits.append(RelationshipTraits(relationship))
             }
-            inverses.append(entityInverses)
         }
+        firstSlots.append(inverses.count)
         self.positionByRelationship = positions
+        self.firstRelationshipSlot = firstSlots
         self.inversePositions = inverses
+        self.relationshipTraits = traits
     }
 
     /// The relationship `relationship.inverseName` names on its inverse entity (or destination)
@@ -338,7 +362,49 @@ public struct Model: Sendable {
 
     /// Where the inverse of the relationship at `position` is declared (see `inverse(of:)`).
     public func inversePosition(of position: RelationshipPosition) -> RelationshipPosition? {
-        inversePositions[position.entityIndex][position.relationshipIndex]
+        inversePositions[firstRelationshipSlot[position.entityIndex] + position.relationshipIndex]
+    }
+
+    /// What rules test first about the relationship at `position`.
+    public func traits(ofRelationshipAt position: RelationshipPosition) -> RelationshipTraits {
+        relationshipTraits[firstRelationshipSlot[position.entityIndex] + position.relationshipIndex]
+    }
+
+    /// Where the relationships whose traits pass `test` are declared, in document order
+    /// (entity by entity). Only the trait and inverse tables are read, so a rule interested in a
+    /// few relationships (Deny, say) never visits the others. `test` also gets the traits of the
+    /// relationship's inverse, when it resolves (see `inversePosition(of:)`).
+    public func relationshipPositions(
+        where test: (_ traits: RelationshipTraits, _ inverse: RelationshipTraits?) -> Bool
+    ) -> [RelationshipPosition] {
+        var positions: [RelationshipPosition] = []
+        for entityIndex in entities.indices {
+            let first = firstRelationshipSlot[entityIndex]
+            for slot in first..<firstRelationshipSlot[entityIndex + 1] {
+                let inverse = inversePositions[slot].map(traits(ofRelationshipAt:))
+                guard test(relationshipTraits[slot], inverse) else { continue }
+                positions.append(RelationshipPosition(entityIndex: entityIndex, relationshipIndex: slot - first))
+            }
+        }
+        return positions
+    }
+
+    /// Where the entities' attributes whose traits pass `test` are declared, in document order
+    /// (entity by entity; composites' attributes are not included). Only the trait table is read.
+    public func attributePositions(where test: (AttributeTraits) -> Bool) -> [AttributePosition] {
+        var positions: [AttributePosition] = []
+        for entityIndex in entities.indices {
+            let first = firstAttributeSlot[entityIndex]
+            for slot in first..<firstAttributeSlot[entityIndex + 1] where test(attributeTraits[slot]) {
+                positions.append(AttributePosition(entityIndex: entityIndex, attributeIndex: slot - first))
+            }
+        }
+        return positions
+    }
+
+    /// What rules test first about the attribute at `position`.
+    public func traits(ofAttributeAt position: AttributePosition) -> AttributeTraits {
+        attributeTraits[firstAttributeSlot[position.entityIndex] + position.attributeIndex]
     }
 
     /// The entity a relationship points to, if the model has it.

@@ -84,6 +84,64 @@ import Testing
         #expect(model.ownPropertyNames(ofEntityAt: 2).isEmpty)
     }
 
+    /// The trait tables choose exactly the relationships and attributes a filter over the
+    /// values themselves would, in document order, with each inverse's traits beside them.
+    @Test func traitTablesAgreeWithTheValuesThemselves() throws {
+        let model = try Fixtures.model("""
+            <entity name="Folder">
+                <attribute name="title" attributeType="String" defaultValueString="Untitled"/>
+                <attribute name="size" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+                <attribute name="blob" optional="YES" transient="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                <relationship name="notes" optional="YES" toMany="YES" minCount="2" deletionRule="Cascade" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
+                <relationship name="owner" maxCount="1" deletionRule="Deny" destinationEntity="Person"/>
+            </entity>
+            <entity name="Note">
+                <attribute name="kind" optional="YES" attributeType="UInt32"/>
+                <attribute name="due" optional="YES" attributeType="Date" minDateTimeInterval="0"/>
+                <relationship name="folder" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>
+                <relationship name="shadow" optional="YES" transient="YES" maxCount="1" deletionRule="No Action" destinationEntity="Folder" inverseName="missing" inverseEntity="Folder"/>
+            </entity>
+            <entity name="Person"/>
+            """)
+        var expectedRelationships: [RelationshipPosition] = []
+        for (entityIndex, entity) in model.entities.enumerated() {
+            for (relationshipIndex, relationship) in entity.relationships.enumerated() {
+                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                let traits = model.traits(ofRelationshipAt: position)
+                #expect(traits == RelationshipTraits(relationship))
+                #expect(traits.deletionRule == relationship.deletionRule && traits.isToMany == relationship.isToMany
+                        && traits.isOptional == relationship.isOptional && traits.isTransient == relationship.isTransient
+                        && traits.hasInverseName == (relationship.inverseName != nil)
+                        && traits.minimumCount == (relationship.minCount ?? 0) && traits.isRequired == relationship.isRequired)
+                if model.inverse(of: relationship).map(RelationshipTraits.init)?.isToMany == true {
+                    expectedRelationships.append(position)
+                }
+            }
+        }
+        // Folder.notes <-> Note.folder: only Note.folder has a to-many inverse.
+        #expect(expectedRelationships == [RelationshipPosition(entityIndex: 1, relationshipIndex: 0)])
+        #expect(model.relationshipPositions { _, inverse in inverse?.isToMany == true } == expectedRelationships)
+        #expect(model.relationshipPositions { traits, _ in traits.deletionRule == .deny }
+                == [RelationshipPosition(entityIndex: 0, relationshipIndex: 1)])
+        // An inverse that does not resolve gives no inverse traits.
+        #expect(model.relationshipPositions { traits, inverse in traits.hasInverseName && inverse == nil }
+                == [RelationshipPosition(entityIndex: 1, relationshipIndex: 1)])
+        #expect(model.relationshipPositions { _, _ in true }.count == 4)
+
+        #expect(model.attributePositions { $0.hasDefaultOrBounds }
+                == [AttributePosition(entityIndex: 0, attributeIndex: 0), AttributePosition(entityIndex: 1, attributeIndex: 1)])
+        #expect(model.attributePositions { $0.allowsExternalBinaryDataStorage && $0.isTransient }
+                == [AttributePosition(entityIndex: 0, attributeIndex: 2)])
+        #expect(model.attributePositions { $0.attributeType == .unknown("UInt32") }
+                == [AttributePosition(entityIndex: 1, attributeIndex: 0)])
+        for position in model.attributePositions(where: { _ in true }) {
+            let attribute = model.entities[position.entityIndex].attributes[position.attributeIndex]
+            #expect(model.traits(ofAttributeAt: position) == AttributeTraits(attribute))
+            #expect(model.traits(ofAttributeAt: position).isOptional == attribute.isOptional)
+        }
+        #expect(model.attributePositions(where: { _ in true }).count == 5)
+    }
+
     @Test func inverseLookupStopsOnAnInheritanceCycle() throws {
         let model = try Fixtures.model("""
             <entity name="A" parentEntity="B"/>

@@ -62,7 +62,12 @@ public struct CascadeToSharedRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.declaredRelationships.compactMap { declared in
+        // Traits first: only a Cascade whose inverse is to-many is looked at further.
+        let candidates = model.relationshipPositions { traits, inverse in
+            traits.deletionRule == .cascade && inverse?.isToMany == true
+        }
+        return candidates.compactMap { position in
+            let declared = DeclaredRelationship(position, in: model.model)
             let relationship = declared.relationship
             guard relationship.deletionRule == .cascade, let inverse = model.resolvedInverse(of: declared),
                   inverse.relationship.isToMany

@@ -57,7 +57,9 @@ public struct DefaultValueInvalidRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.declaredAttributes.compactMap { declared in
+        // Traits first: an attribute with no default and no bounds has nothing to check.
+        let candidates = model.declaredAttributes { $0.hasDefaultOrBounds }
+        return candidates.compactMap { declared in
             let problems = Self.problems(with: declared.attribute)
             guard !problems.isEmpty else { return nil }
             let typeName = declared.attribute.attributeType?.xmlName ?? "attribute's"
@@ -105,7 +107,7 @@ public struct DefaultValueInvalidRule: Rule {
             }
         case .date:
             var problems: [Problem] = []
-            var values: [String: Double] = [:]
+            var values = Bounds()
             for (label, text) in [("default", attribute.defaultDateTimeInterval), ("minimum", attribute.minDateTimeInterval),
                                   ("maximum", attribute.maxDateTimeInterval)] {
                 guard let text else { continue }
@@ -116,7 +118,7 @@ public struct DefaultValueInvalidRule: Rule {
             return problems + boundProblems(values, unit: "")
         case .string:
             var problems: [Problem] = []
-            var lengths: [String: Double] = [:]
+            var lengths = Bounds()
             for (label, text) in [("minimum", attribute.minValueString), ("maximum", attribute.maxValueString)] {
                 guard let text else { continue }
                 if let length = Int(text), length >= 0 { lengths[label] = Double(length) } else {
@@ -149,7 +151,7 @@ public struct DefaultValueInvalidRule: Rule {
     private static func numericProblems(_ attribute: Attribute, typeName: String,
                                         parse: (String) -> ParsedValue) -> [Problem] {
         var problems: [Problem] = []
-        var values: [String: Double] = [:]
+        var values = Bounds()
         for (label, text) in [("default", attribute.defaultValueString), ("minimum", attribute.minValueString),
                               ("maximum", attribute.maxValueString)] {
             guard let text else { continue }
@@ -163,7 +165,32 @@ public struct DefaultValueInvalidRule: Rule {
     }
 
     /// Minimum above maximum, and a default outside them.
-    private static func boundProblems(_ values: [String: Double], unit: String) -> [Problem] {
+    /// The default, minimum and maximum read so far, by the label the messages use. A struct,
+    /// not a dictionary: this runs for every attribute that sets any of them.
+    private struct Bounds {
+        var defaultValue: Double?
+        var minimum: Double?
+        var maximum: Double?
+
+        subscript(label: String) -> Double? {
+            get {
+                switch label {
+                case "default": defaultValue
+                case "minimum": minimum
+                default: maximum
+                }
+            }
+            set {
+                switch label {
+                case "default": defaultValue = newValue
+                case "minimum": minimum = newValue
+                default: maximum = newValue
+                }
+            }
+        }
+    }
+
+    private static func boundProblems(_ values: Bounds, unit: String) -> [Problem] {
         var problems: [String] = []
         let minimum = values["minimum"], maximum = values["maximum"]
         if let minimum, let maximum, minimum > maximum {

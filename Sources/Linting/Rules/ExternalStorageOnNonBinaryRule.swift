@@ -39,7 +39,9 @@ public struct ExternalStorageOnNonBinaryRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.declaredAttributes.compactMap { declared in
+        // Traits first: only attributes allowing external storage are looked at further.
+        let candidates = model.declaredAttributes { $0.allowsExternalBinaryDataStorage }
+        return candidates.compactMap { declared in
             let attribute = declared.attribute
             guard attribute.allowsExternalBinaryDataStorage,
                   let type = attribute.attributeType, type != .binary, type != .transformable

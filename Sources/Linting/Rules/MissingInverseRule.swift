@@ -60,17 +60,30 @@ public struct MissingInverseRule: Rule {
         // is to complete that pair, not to invent a new relationship.
         // Only claims on relationships without an inverse of their own matter, which keeps
         // the table small.
+        // Traits first: claims are read from the trait tables, and only relationships without an
+        // inverse (and the entities declaring them) are visited.
+        let claims = model.relationshipPositions { traits, inverse in
+            traits.hasInverseName && inverse?.hasInverseName == false
+        }
         var claimedBy: [DeclaredRelationship.Key: DeclaredRelationship] = [:]
-        for claimer in model.declaredRelationships where claimer.relationship.inverseName != nil {
+        for position in claims {
+            let claimer = DeclaredRelationship(position, in: model.model)
             if let inverse = model.resolvedInverse(of: claimer), inverse.relationship.inverseName == nil,
                claimedBy[inverse.key] == nil {
                 claimedBy[inverse.key] = claimer
             }
         }
+        let withoutInverse = model.relationshipPositions { traits, _ in !traits.hasInverseName }
         var violations: [Violation] = []
-        for entity in model.entities {
-            let missing = entity.relationships.filter { $0.inverseName == nil }
-            guard !missing.isEmpty else { continue }
+        var next = withoutInverse.startIndex
+        while next < withoutInverse.endIndex {
+            // The run of positions in one entity.
+            let entityIndex = withoutInverse[next].entityIndex
+            var end = next
+            while end < withoutInverse.endIndex && withoutInverse[end].entityIndex == entityIndex { end += 1 }
+            let entity = model.entities[entityIndex]
+            let missing = withoutInverse[next..<end].map { entity.relationships[$0.relationshipIndex] }
+            next = end
             var byDestination: [String: [Relationship]] = [:]
             for relationship in entity.relationships {
                 if let destination = relationship.destinationEntityName {

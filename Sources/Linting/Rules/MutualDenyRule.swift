@@ -49,7 +49,12 @@ public struct MutualDenyRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.declaredRelationships.compactMap { declared in
+        // Traits first: only Deny relationships whose inverse is Deny are looked at further.
+        let candidates = model.relationshipPositions { traits, inverse in
+            traits.deletionRule == .deny && inverse?.deletionRule == .deny
+        }
+        return candidates.compactMap { position in
+            let declared = DeclaredRelationship(position, in: model.model)
             let relationship = declared.relationship
             guard relationship.deletionRule == .deny, let inverse = model.resolvedInverse(of: declared),
                   inverse.relationship.deletionRule == .deny,

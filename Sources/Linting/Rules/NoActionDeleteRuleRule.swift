@@ -53,7 +53,10 @@ public struct NoActionDeleteRuleRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.declaredRelationships.compactMap { declared in
+        // Traits first: only No Action relationships are looked at further.
+        let candidates = model.relationshipPositions { traits, _ in traits.deletionRule == .noAction }
+        return candidates.compactMap { position in
+            let declared = DeclaredRelationship(position, in: model.model)
             guard declared.relationship.deletionRule == .noAction,
                   let inverse = model.resolvedInverse(of: declared)
             else { return nil }

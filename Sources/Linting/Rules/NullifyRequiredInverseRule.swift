@@ -75,7 +75,13 @@ public struct NullifyRequiredInverseRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.declaredRelationships.compactMap { declared in
+        // Traits first: only a Nullify whose inverse must hold something is looked at further.
+        let candidates = model.relationshipPositions { traits, inverse in
+            guard traits.deletionRule == .nullify, let inverse else { return false }
+            return (!inverse.isToMany && !inverse.isOptional) || (inverse.isToMany && inverse.minimumCount > 0)
+        }
+        return candidates.compactMap { position in
+            let declared = DeclaredRelationship(position, in: model.model)
             let relationship = declared.relationship
             guard relationship.deletionRule == .nullify, let inverse = model.resolvedInverse(of: declared) else { return nil }
             let inverseRelationship = inverse.relationship

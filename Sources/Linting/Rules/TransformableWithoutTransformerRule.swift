@@ -54,7 +54,9 @@ public struct TransformableWithoutTransformerRule: Rule {
     ]
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.declaredAttributes.compactMap { declared in
+        // Traits first: only persistent Transformable attributes are looked at further.
+        let candidates = model.declaredAttributes { $0.attributeType == .transformable && !$0.isTransient }
+        return candidates.compactMap { declared in
             let attribute = declared.attribute
             guard attribute.attributeType == .transformable, !attribute.isTransient else { return nil }
             let transformer = attribute.valueTransformerName ?? ""

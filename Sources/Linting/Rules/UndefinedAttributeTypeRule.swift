@@ -40,7 +40,11 @@ public struct UndefinedAttributeTypeRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.declaredAttributes.compactMap { declared in
+        // Traits first: only persistent attributes with no type or Undefined are looked at further.
+        let candidates = model.declaredAttributes { traits in
+            !traits.isTransient && (traits.attributeType == nil || traits.attributeType == .undefined)
+        }
+        return candidates.compactMap { declared in
             let attribute = declared.attribute
             guard !attribute.isTransient else { return nil }
             switch attribute.attributeType {

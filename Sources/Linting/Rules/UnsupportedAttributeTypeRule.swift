@@ -53,7 +53,12 @@ public struct UnsupportedAttributeTypeRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.declaredAttributes.compactMap { declared in
+        // Traits first: only attributes of a type Core Data lacks are looked at further.
+        let candidates = model.declaredAttributes { traits in
+            if case .unknown? = traits.attributeType { return true }
+            return false
+        }
+        return candidates.compactMap { declared in
             guard case .unknown(let typeName)? = declared.attribute.attributeType else { return nil }
             let replacement = Self.replacement(for: typeName)
             let advice = replacement.map { "use \($0.typeName) instead" + ($0.reason.map { ", \($0)" } ?? "") }

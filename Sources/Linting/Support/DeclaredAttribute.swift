@@ -13,6 +13,25 @@ struct DeclaredAttribute: Sendable {
     }
 }
 
+extension LintedModel {
+    /// The attributes of `declaredAttributes` whose traits pass `test`, in the same order. The
+    /// entities' attributes are chosen from the model's trait table without visiting the others;
+    /// composites' (few) are tested one by one.
+    func declaredAttributes(where test: (AttributeTraits) -> Bool) -> [DeclaredAttribute] {
+        let entities = model.entities
+        var declared = model.attributePositions(where: test).map { position in
+            let entity = entities[position.entityIndex]
+            return DeclaredAttribute(ownerName: entity.name, attribute: entity.attributes[position.attributeIndex])
+        }
+        for composite in model.composites {
+            for attribute in composite.attributes where test(AttributeTraits(attribute)) {
+                declared.append(DeclaredAttribute(ownerName: composite.name, attribute: attribute))
+            }
+        }
+        return declared
+    }
+}
+
 extension Model {
     /// Every attribute of every entity, then of every composite, in document order.
     var declaredAttributes: [DeclaredAttribute] {

@@ -1,0 +1,35 @@
+/// What rules ask of an attribute before anything else: its type, optionality, and whether it
+/// sets a default, bounds or external storage.
+///
+/// `Model` keeps these for every entity's attributes in one array of plain values, for the same
+/// reason as `RelationshipTraits`: a rule passes over the attributes it has nothing to say about
+/// without visiting each one's heap block.
+public struct AttributeTraits: Hashable, Sendable {
+    public var attributeType: AttributeType?
+    public var isOptional: Bool
+    public var isTransient: Bool
+    public var allowsExternalBinaryDataStorage: Bool
+    /// True when any default, minimum or maximum is written (values, lengths or dates).
+    public var hasDefaultOrBounds: Bool
+
+    public init(_ attribute: Attribute) {
+        attributeType = attribute.attributeType
+        isOptional = attribute.isOptional
+        isTransient = attribute.isTransient
+        allowsExternalBinaryDataStorage = attribute.allowsExternalBinaryDataStorage
+        hasDefaultOrBounds = attribute.defaultValueString != nil || attribute.minValueString != nil
+            || attribute.maxValueString != nil || attribute.defaultDateTimeInterval != nil
+            || attribute.minDateTimeInterval != nil || attribute.maxDateTimeInterval != nil
+    }
+}
+
+/// Where an attribute is declared: `entities[entityIndex].attributes[attributeIndex]`.
+public struct AttributePosition: Hashable, Sendable {
+    public let entityIndex: Int
+    public let attributeIndex: Int
+
+    public init(entityIndex: Int, attributeIndex: Int) {
+        self.entityIndex = entityIndex
+        self.attributeIndex = attributeIndex
+    }
+}
