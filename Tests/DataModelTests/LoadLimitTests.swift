@@ -99,6 +99,17 @@ import Testing
         #expect(error.place == "inline:3:1")
     }
 
+    /// The scan skips a tag whose next `<` is too close for it to hold more attributes than
+    /// allowed (five bytes each at least). At the boundary: the shortest attributes there can be,
+    /// one more than allowed, are still counted and refused.
+    @Test func theShortestPossibleAttributesAreStillCounted() throws {
+        let limit = 4
+        let attributes = String(repeating: " a=\"\"", count: limit + 1)  // ` a=""`: five bytes each
+        let (_, exceeded) = try overLimit("<entity\(attributes)/>",
+                                          limits: LoadLimits(maximumAttributesPerElement: limit))
+        #expect(exceeded == LoadLimitExceeded(.attributesPerElement, maximum: limit, subject: "<entity>"))
+    }
+
     @Test func namespaceDeclarationsCountAsAttributes() throws {
         let declarations = (0..<5).map { "xmlns:p\($0)=\"urn:\($0)\"" }.joined(separator: " ")
         let (_, exceeded) = try overLimit("<entity name=\"A\" \(declarations)/>",

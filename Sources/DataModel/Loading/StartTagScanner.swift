@@ -39,6 +39,8 @@ enum StartTagScanner {
         private static let equals = UInt8(ascii: "="), singleQuote = UInt8(ascii: "'")
         private static let doubleQuote = UInt8(ascii: "\""), bang = UInt8(ascii: "!")
         private static let question = UInt8(ascii: "?"), slash = UInt8(ascii: "/")
+        /// The shortest attribute: a space, a one-letter name, `=` and two quotes.
+        private static let minimumAttributeBytes = 5
 
         mutating func firstTag(withMoreAttributesThan limit: Int) -> CrowdedTag? {
             while let start = next(Self.lessThan) {
@@ -58,6 +60,16 @@ enum StartTagScanner {
                 case Self.slash:
                     skip(past: ">")
                 default:
+                    // Each attribute takes at least five bytes (` a=""`), and libxml2 reads no
+                    // attribute past the next raw `<` (inside a value it is an error, and the
+                    // parse stops at the first error), so a tag whose next `<` comes within five
+                    // bytes per allowed attribute cannot have too many: skip it unread. Nearly
+                    // every tag of a model is that short.
+                    let nextTag = next(Self.lessThan) ?? buffer.count
+                    if nextTag - start < Self.minimumAttributeBytes * (limit + 1) {
+                        index = nextTag
+                        continue
+                    }
                     if countAttributes(upTo: limit) > limit {
                         return CrowdedTag(offset: start, name: tagName(at: start + 1))
                     }
