@@ -4,22 +4,46 @@
 /// not know (written by a newer Xcode, say) stay available through it.
 public struct XMLAttributes: Hashable, Sendable, Sequence {
     public struct Attribute: Hashable, Sendable {
-        public var name: String {
-            didSet { known = KnownXMLName(spelling: name) }
+        /// A name of Xcode's grammar is kept as its code, which spells itself: a model has
+        /// hundreds of thousands of attributes and a handful of distinct names, so no string is
+        /// stored, retained or released for them.
+        private enum Spelling: Hashable, Sendable {
+            case known(KnownXMLName)
+            case other(String)
+
+            init(_ name: String) {
+                self = KnownXMLName(spelling: name).map(Spelling.known) ?? .other(name)
+            }
         }
+
+        private var spelling: Spelling
         public var value: String
+
+        public var name: String {
+            get {
+                switch spelling {
+                case .known(let known): known.rawValue
+                case .other(let name): name
+                }
+            }
+            set { spelling = Spelling(newValue) }
+        }
+
         /// The grammar's code for `name`, always in step with it.
-        var known: KnownXMLName?
+        var known: KnownXMLName? {
+            if case .known(let known) = spelling { return known }
+            return nil
+        }
 
         public init(name: String, value: String) {
-            self.init(name: name, value: value, known: KnownXMLName(spelling: name))
+            self.spelling = Spelling(name)
+            self.value = value
         }
 
         /// For the parser, which already knows the code of `name`.
         init(name: String, value: String, known: KnownXMLName?) {
-            self.name = name
+            self.spelling = known.map(Spelling.known) ?? .other(name)
             self.value = value
-            self.known = known
         }
     }
 
