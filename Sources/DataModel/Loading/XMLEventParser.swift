@@ -210,7 +210,12 @@ private final class ParseSession {
     // holds an access across a call: the runtime's exclusivity checks, paid on every element
     // and attribute, are turned off.
     @exclusivity(unchecked) var context: xmlParserCtxtPtr?
-    @exclusivity(unchecked) var failure: XMLParseFailure?
+    @exclusivity(unchecked) var failure: XMLParseFailure? {
+        didSet { hasFailed = failure != nil }
+    }
+    /// Whether `failure` is set, asked on every event: comparing the optional failure itself
+    /// with nil copied it (strings and all) each time.
+    @exclusivity(unchecked) private(set) var hasFailed = false
     @exclusivity(unchecked) var depth = 0
     @exclusivity(unchecked) var elementCount = 0
     @exclusivity(unchecked) var pendingText = ""
@@ -306,7 +311,7 @@ private final class ParseSession {
     }
 
     func deliver(_ event: XMLEventParser.Event) {
-        guard failure == nil else { return }
+        guard !hasFailed else { return }
         do {
             try handle(event)
         } catch let failure as XMLParseFailure {
@@ -338,7 +343,7 @@ private final class ParseSession {
         handler.initialized = UInt32(XML_SAX2_MAGIC)
 
         handler.startElementNs = { userData, localName, _, _, _, _, attributeCount, _, attributeValues in
-            guard let session = ParseSession.from(userData), session.failure == nil else { return }
+            guard let session = ParseSession.from(userData), !session.hasFailed else { return }
             session.flushText()
             session.depth += 1
             let tagEnd = Int(xmlByteConsumed(session.context))
@@ -382,7 +387,7 @@ private final class ParseSession {
         }
 
         handler.endElementNs = { userData, localName, _, _ in
-            guard let session = ParseSession.from(userData), session.failure == nil else { return }
+            guard let session = ParseSession.from(userData), !session.hasFailed else { return }
             session.flushText()
             session.depth -= 1
             session.deliver(.end(name: localName.map { session.names.name(at: $0).name } ?? ""))
@@ -390,7 +395,7 @@ private final class ParseSession {
 
         if reportsText {
             handler.characters = { userData, characters, length in
-                guard let session = ParseSession.from(userData), session.failure == nil,
+                guard let session = ParseSession.from(userData), !session.hasFailed,
                       let characters, length > 0 else { return }
                 session.pendingText += String(decoding: UnsafeBufferPointer(start: characters, count: Int(length)),
                                               as: UTF8.self)
