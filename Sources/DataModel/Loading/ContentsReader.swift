@@ -15,21 +15,36 @@ struct ContentsReader {
         let location: SourceLocation
         /// True for an element outside the grammar, and for everything inside one.
         let isUnknown: Bool
-        var userInfo: [UserInfo.Entry] = []
-        var attributeChildren: [Attribute] = []
-        var relationships: [Relationship] = []
-        var fetchedProperties: [FetchedProperty] = []
-        var fetchRequests: [FetchRequest] = []
-        var fetchIndexes: [FetchIndex] = []
-        var fetchIndexElements: [FetchIndex.Element] = []
-        var uniquenessConstraints: [UniquenessConstraint] = []
-        var constraintMembers: [UniquenessConstraint.Member] = []
-        var compoundIndexes: [CompoundIndex] = []
-        var entities: [Entity] = []
-        var configurations: [Configuration] = []
-        var configurationMembers: [Configuration.Member] = []
-        var composites: [Composite] = []
-        var unknownElements: [UnknownElement] = []
+        /// Made when the first child closes. Most elements (an attribute, a relationship) have
+        /// no children, and giving each of them fifteen empty arrays to fill and free was a
+        /// tenth of building the model.
+        // Only the parse touches these, one event at a time: the runtime's exclusivity check,
+        // paid on every access, is turned off (as in `ParseSession`).
+        @exclusivity(unchecked) private(set) var produced: Produced?
+
+        /// What the element's children have produced, made on first use.
+        var children: Produced {
+            if let produced { return produced }
+            let made = Produced()
+            produced = made
+            return made
+        }
+
+        var userInfo: [UserInfo.Entry] { produced?.userInfo ?? [] }
+        var attributeChildren: [Attribute] { produced?.attributeChildren ?? [] }
+        var relationships: [Relationship] { produced?.relationships ?? [] }
+        var fetchedProperties: [FetchedProperty] { produced?.fetchedProperties ?? [] }
+        var fetchRequests: [FetchRequest] { produced?.fetchRequests ?? [] }
+        var fetchIndexes: [FetchIndex] { produced?.fetchIndexes ?? [] }
+        var fetchIndexElements: [FetchIndex.Element] { produced?.fetchIndexElements ?? [] }
+        var uniquenessConstraints: [UniquenessConstraint] { produced?.uniquenessConstraints ?? [] }
+        var constraintMembers: [UniquenessConstraint.Member] { produced?.constraintMembers ?? [] }
+        var compoundIndexes: [CompoundIndex] { produced?.compoundIndexes ?? [] }
+        var entities: [Entity] { produced?.entities ?? [] }
+        var configurations: [Configuration] { produced?.configurations ?? [] }
+        var configurationMembers: [Configuration.Member] { produced?.configurationMembers ?? [] }
+        var composites: [Composite] { produced?.composites ?? [] }
+        var unknownElements: [UnknownElement] { produced?.unknownElements ?? [] }
 
         init(_ tag: XMLStartTag, file: String, isUnknown: Bool) {
             self.name = tag.name
@@ -38,6 +53,25 @@ struct ContentsReader {
             self.location = SourceLocation(file: file, line: tag.line, column: tag.column)
             self.isUnknown = isUnknown
         }
+    }
+
+    /// The values an element's children have produced, by kind.
+    private final class Produced {
+        @exclusivity(unchecked) var userInfo: [UserInfo.Entry] = []
+        @exclusivity(unchecked) var attributeChildren: [Attribute] = []
+        @exclusivity(unchecked) var relationships: [Relationship] = []
+        @exclusivity(unchecked) var fetchedProperties: [FetchedProperty] = []
+        @exclusivity(unchecked) var fetchRequests: [FetchRequest] = []
+        @exclusivity(unchecked) var fetchIndexes: [FetchIndex] = []
+        @exclusivity(unchecked) var fetchIndexElements: [FetchIndex.Element] = []
+        @exclusivity(unchecked) var uniquenessConstraints: [UniquenessConstraint] = []
+        @exclusivity(unchecked) var constraintMembers: [UniquenessConstraint.Member] = []
+        @exclusivity(unchecked) var compoundIndexes: [CompoundIndex] = []
+        @exclusivity(unchecked) var entities: [Entity] = []
+        @exclusivity(unchecked) var configurations: [Configuration] = []
+        @exclusivity(unchecked) var configurationMembers: [Configuration.Member] = []
+        @exclusivity(unchecked) var composites: [Composite] = []
+        @exclusivity(unchecked) var unknownElements: [UnknownElement] = []
     }
 
     /// Whether the grammar lets `parent` hold `child`. Layout (`elements`) is read past.
@@ -140,11 +174,13 @@ struct ContentsReader {
 
     private static func tooMany(_ tag: XMLStartTag, in parent: OpenElement, limits: LoadLimits) -> LoadLimitExceeded? {
         switch tag.known {
-        case .entity? where parent.entities.count >= limits.maximumEntities:
+        case .entity? where (parent.produced?.entities.count ?? 0) >= limits.maximumEntities:
             return LoadLimitExceeded(.entities, maximum: limits.maximumEntities,
                                      subject: "entity \(LoadLimitExceeded.quoted(tag.attributes["name"] ?? ""))")
         case .attribute?, .relationship?, .fetchedProperty?:
-            let declared = parent.attributeChildren.count + parent.relationships.count + parent.fetchedProperties.count
+            let declared = parent.produced.map {
+                $0.attributeChildren.count + $0.relationships.count + $0.fetchedProperties.count
+            } ?? 0
             guard declared >= limits.maximumPropertiesPerEntity else { return nil }
             let owner = parent.known == .composite ? "composite" : "entity"
             return LoadLimitExceeded(.propertiesPerEntity, maximum: limits.maximumPropertiesPerEntity,
@@ -168,7 +204,7 @@ struct ContentsReader {
 
     private func close(_ element: OpenElement, into parent: OpenElement) {
         if element.isUnknown {
-            parent.unknownElements.append(UnknownElement(
+            parent.children.unknownElements.append(UnknownElement(
                 name: element.name, attributes: element.attributes,
                 children: element.unknownElements, location: element.location))
             return
@@ -176,58 +212,58 @@ struct ContentsReader {
         let attributes = element.attributes
         switch element.known {
         case .entity?:
-            parent.entities.append(makeEntity(element))
+            parent.children.entities.append(makeEntity(element))
         case .attribute?:
-            parent.attributeChildren.append(makeAttribute(element))
+            parent.children.attributeChildren.append(makeAttribute(element))
         case .relationship?:
-            parent.relationships.append(makeRelationship(element))
+            parent.children.relationships.append(makeRelationship(element))
         case .fetchedProperty?:
-            parent.fetchedProperties.append(FetchedProperty(
+            parent.children.fetchedProperties.append(FetchedProperty(
                 name: attributes["name"] ?? "", isOptional: attributes.bool("optional") ?? false,
                 fetchRequest: element.fetchRequests.first, userInfo: UserInfo(element.userInfo),
                 xmlAttributes: attributes, location: element.location))
         case .fetchRequest?:
-            parent.fetchRequests.append(FetchRequest(
+            parent.children.fetchRequests.append(FetchRequest(
                 name: attributes["name"] ?? "", entityName: attributes["entity"],
                 predicateString: attributes["predicateString"], xmlAttributes: attributes,
                 location: element.location))
         case .fetchIndex?:
-            parent.fetchIndexes.append(FetchIndex(
+            parent.children.fetchIndexes.append(FetchIndex(
                 name: attributes["name"] ?? "", elements: element.fetchIndexElements, location: element.location))
         case .fetchIndexElement?:
-            parent.fetchIndexElements.append(FetchIndex.Element(
+            parent.children.fetchIndexElements.append(FetchIndex.Element(
                 property: attributes["property"] ?? "", type: attributes["type"], order: attributes["order"],
                 location: element.location))
         case .uniquenessConstraints?:
-            parent.uniquenessConstraints.append(contentsOf: element.uniquenessConstraints)
+            parent.children.uniquenessConstraints.append(contentsOf: element.uniquenessConstraints)
         case .uniquenessConstraint?:
-            parent.uniquenessConstraints.append(UniquenessConstraint(
+            parent.children.uniquenessConstraints.append(UniquenessConstraint(
                 members: element.constraintMembers, location: element.location))
         case .constraint?, .index?:
-            parent.constraintMembers.append(UniquenessConstraint.Member(
+            parent.children.constraintMembers.append(UniquenessConstraint.Member(
                 property: attributes["value"] ?? "", location: element.location))
         case .compoundIndexes?:
-            parent.compoundIndexes.append(contentsOf: element.compoundIndexes)
+            parent.children.compoundIndexes.append(contentsOf: element.compoundIndexes)
         case .compoundIndex?:
-            parent.compoundIndexes.append(CompoundIndex(members: element.constraintMembers, location: element.location))
+            parent.children.compoundIndexes.append(CompoundIndex(members: element.constraintMembers, location: element.location))
         case .userInfo?:
-            parent.userInfo.append(contentsOf: element.userInfo)
+            parent.children.userInfo.append(contentsOf: element.userInfo)
         case .entry?:
-            parent.userInfo.append(UserInfo.Entry(
+            parent.children.userInfo.append(UserInfo.Entry(
                 key: attributes["key"] ?? "", value: attributes["value"] ?? "", location: element.location))
         case .configuration?:
-            parent.configurations.append(Configuration(
+            parent.children.configurations.append(Configuration(
                 name: attributes["name"] ?? "", usedWithCloudKit: attributes.bool("usedWithCloudKit") ?? false,
                 members: element.configurationMembers, xmlAttributes: attributes, location: element.location))
         case .memberEntity?:
-            parent.configurationMembers.append(Configuration.Member(
+            parent.children.configurationMembers.append(Configuration.Member(
                 entityName: attributes["name"] ?? "", location: element.location))
         case .composite?:
-            parent.composites.append(Composite(
+            parent.children.composites.append(Composite(
                 name: attributes["name"] ?? "", attributes: element.attributeChildren, location: element.location))
         default:
             // Every element `allows` admits is handled above; this keeps a future addition visible.
-            parent.unknownElements.append(UnknownElement(
+            parent.children.unknownElements.append(UnknownElement(
                 name: element.name, attributes: attributes, children: element.unknownElements,
                 location: element.location))
         }
