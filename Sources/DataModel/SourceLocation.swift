@@ -16,6 +16,14 @@ public struct SourceLocation: Hashable, Comparable, Sendable, CustomStringConver
     /// `file:line:column`, the form editors and Xcode turn into a link.
     public var description: String { "\(PrintableText.escaped(file)):\(line):\(column)" }
 
+    /// Hashes the line and column only: within a file they tell elements apart, and hashing the
+    /// file's path (often a hundred bytes) for every element cost more than the rest of a set
+    /// insertion. Equality still compares the file.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(line)
+        hasher.combine(column)
+    }
+
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
     }
