@@ -213,6 +213,11 @@ public struct Model: Sendable {
         entityIndexByName[name].map { entities[$0] }
     }
 
+    /// Where `entity(named:)` finds its entity in `entities` (the first declared of that name).
+    public func entityIndex(named name: String) -> Int? {
+        entityIndexByName[name]
+    }
+
     /// The entity's parent, or nil for a root or an unknown parent.
     public func parent(of entity: Entity) -> Entity? {
         entity.parentEntityName.flatMap(self.entity(named:))

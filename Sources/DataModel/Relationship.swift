@@ -71,6 +71,12 @@ public struct Relationship: Hashable, Sendable {
     }
 
 
+    /// `minCount` as the file writes it, even when it is not a number; nil when absent.
+    public var minCountText: String? { self.xmlAttributes.value(of: .minCount) }
+
+    /// `maxCount` as the file writes it, even when it is not a number; nil when absent.
+    public var maxCountText: String? { self.xmlAttributes.value(of: .maxCount) }
+
     /// True when the relationship must hold at least one object at save: not optional,
     /// or a `minCount` above zero.
     public var isRequired: Bool { !self.isOptional || (self.minCount ?? 0) > 0 }

@@ -60,7 +60,18 @@ public struct XMLAttributes: Hashable, Sendable, Sequence {
     /// The value of the attribute named `name`, or nil when it is absent.
     /// Elements hold a handful of attributes, so a linear scan beats a dictionary here.
     public subscript(name: String) -> String? {
-        ordered.first { $0.name == name }?.value
+        // A name of the grammar is found by its code: comparing codes beats building and
+        // comparing each attribute's spelling.
+        if let known = KnownXMLName(spelling: name) {
+            return ordered.first { $0.known == known }?.value
+        }
+        return ordered.first { $0.known == nil && $0.name == name }?.value
+    }
+
+    /// The value of the attribute with this grammar code: codes compare without hashing or
+    /// comparing any text.
+    func value(of known: KnownXMLName) -> String? {
+        ordered.first { $0.known == known }?.value
     }
 
     /// `YES`/`NO` as Xcode writes them; nil when absent or spelled otherwise.

@@ -60,6 +60,7 @@ public final class LintedModel: Sendable {
     public func ownPropertyNames(ofEntityAt index: Int) -> ArraySlice<String> { model.ownPropertyNames(ofEntityAt: index) }
     public func position(of relationship: Relationship) -> RelationshipPosition? { model.position(of: relationship) }
     public func destination(of relationship: Relationship) -> Entity? { model.destination(of: relationship) }
+    public func entityIndex(named name: String) -> Int? { model.entityIndex(named: name) }
     func resolvedInverse(of relationship: Relationship) -> DeclaredRelationship? { model.resolvedInverse(of: relationship) }
     /// The inverse of a declared relationship, read from the model's table when its position is
     /// known (no lookup by name at all).

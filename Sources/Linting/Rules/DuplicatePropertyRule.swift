@@ -66,21 +66,25 @@ public struct DuplicatePropertyRule: Rule {
             // A dozen names are compared faster than hashed; a large entity gets a set.
             var seen: Set<String>? = names.count > 16 ? [] : nil
             let ancestors = model.ancestors(of: entity)
+            let inherited = Self.ancestorNames(ancestors, in: model)
             for index in names.indices {
                 let name = names[index]
+                let length = name.utf8.count
                 let isRepeated = if seen != nil {
                     !seen!.insert(name).inserted
                 } else {
-                    names[..<index].contains { $0.utf8.count == name.utf8.count && $0 == name }
+                    names[..<index].contains { $0.utf8.count == length && $0 == name }
                 }
-                guard isRepeated || !ancestors.isEmpty else { continue }
+                // The nearest ancestor declaring the name, if any.
+                let declarer = isRepeated ? nil : inherited.firstIndex { $0.contains(name) }
+                guard isRepeated || declarer != nil else { continue }
                 let property = entity.properties[index - names.startIndex]
                 if isRepeated {
                     violations.append(Violation(
                         message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; "
                             + "remove or rename the second declaration",
                         location: property.location, entityName: entity.name, propertyName: property.name))
-                } else if let ancestor = ancestors.first(where: { model.ownProperty(named: property.name, in: $0) != nil }) {
+                } else if let ancestor = declarer.map({ ancestors[$0] }) {
                     violations.append(Violation(
                         message: "'\(entity.name).\(property.name)' redeclares '\(ancestor.name).\(property.name)', "
                             + "which '\(entity.name)' already "
@@ -90,5 +94,34 @@ public struct DuplicatePropertyRule: Rule {
             }
         }
         return violations
+    }
+
+    /// Each ancestor's own property names, nearest ancestor first: from the model's flat table
+    /// (an entity from elsewhere is read directly), and as a set for an ancestor with many.
+    private static func ancestorNames(_ ancestors: [Entity], in model: LintedModel) -> [NameList] {
+        ancestors.map { ancestor in
+            if let index = model.entityIndex(named: ancestor.name), model.entities[index].location == ancestor.location {
+                return NameList(model.ownPropertyNames(ofEntityAt: index))
+            }
+            return NameList(ArraySlice(ancestor.properties.map(\.name)))
+        }
+    }
+
+    /// An entity's own property names, scanned when few (comparing lengths first) and hashed
+    /// when many.
+    private struct NameList {
+        let names: ArraySlice<String>
+        let set: Set<String>?
+
+        init(_ names: ArraySlice<String>) {
+            self.names = names
+            self.set = names.count > 16 ? Set(names) : nil
+        }
+
+        func contains(_ name: String) -> Bool {
+            if let set { return set.contains(name) }
+            let length = name.utf8.count
+            return names.contains { $0.utf8.count == length && $0 == name }
+        }
     }
 }

@@ -41,7 +41,7 @@ public struct InvalidParentEntityRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for entity in model.entities {
-            guard let parentName = entity.parentEntityName, model.entity(named: parentName) == nil else { continue }
+            guard let parentName = entity.parentEntityName, model.entityIndex(named: parentName) == nil else { continue }
             violations.append(Violation(
                 message: "'\(entity.name)' has parent entity '\(parentName)', which is not an entity of this model; "
                     + "set an existing parent or remove it",
@@ -64,24 +64,30 @@ public struct InvalidParentEntityRule: Rule {
     /// Each inheritance cycle once, as entity names in parent order. Every entity is walked once, so
     /// this stays linear even for a 10,000-deep hierarchy.
     static func inheritanceCycles(in model: Model) -> [[String]] {
-        enum State { case walking, done }
-        var state: [String: State] = [:]
+        // Walked by entity index: hashing every name several times cost most of this rule on a
+        // large model. Entities sharing a name are one node, the first declared, as
+        // `entity(named:)` and `parent(of:)` find them.
+        enum State: UInt8 { case unvisited, walking, done }
+        let entities = model.entities
+        var state = [State](repeating: .unvisited, count: entities.count)
         var cycles: [[String]] = []
-        for entity in model.entities where state[entity.name] == nil {
-            var path: [String] = []
-            var position: [String: Int] = [:]
-            var current: Entity? = entity
+        var path: [Int] = []
+        for index in entities.indices {
+            guard let start = model.entityIndex(named: entities[index].name), state[start] == .unvisited else { continue }
+            path.removeAll(keepingCapacity: true)
+            var current: Int? = start
             while let next = current {
-                if let seen = state[next.name] {
-                    if seen == .walking, let start = position[next.name] { cycles.append(Array(path[start...])) }
+                if state[next] != .unvisited {
+                    if state[next] == .walking, let at = path.firstIndex(of: next) {
+                        cycles.append(path[at...].map { entities[$0].name })
+                    }
                     break
                 }
-                state[next.name] = .walking
-                position[next.name] = path.count
-                path.append(next.name)
-                current = model.parent(of: next)
+                state[next] = .walking
+                path.append(next)
+                current = entities[next].parentEntityName.flatMap(model.entityIndex(named:))
             }
-            for name in path { state[name] = .done }
+            for node in path { state[node] = .done }
         }
         return cycles
     }

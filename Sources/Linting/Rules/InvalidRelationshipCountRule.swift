@@ -54,15 +54,17 @@ public struct InvalidRelationshipCountRule: Rule {
         for declared in model.declaredRelationships {
             let relationship = declared.relationship
             var problems: [String] = []
-            for attribute in ["minCount", "maxCount"] {
-                if let text = relationship.xmlAttributes[attribute] {
-                    if let value = Int(text) {
-                        if value < 0 { problems.append("has \(attribute) \(value), which is negative") }
-                    } else {
-                        problems.append("has \(attribute) '\(text)', which is not a whole number")
-                    }
+            // The texts as written: a count that is not a number has no typed value to check.
+            func check(_ attribute: String, _ written: String?) {
+                guard let text = written else { return }
+                if let value = Int(text) {
+                    if value < 0 { problems.append("has \(attribute) \(value), which is negative") }
+                } else {
+                    problems.append("has \(attribute) '\(text)', which is not a whole number")
                 }
             }
+            check("minCount", relationship.minCountText)
+            check("maxCount", relationship.maxCountText)
             let minCount = relationship.minCount ?? 0
             let maxCount = relationship.maxCount ?? 0
             if relationship.isToMany {

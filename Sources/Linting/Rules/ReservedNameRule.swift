@@ -68,6 +68,25 @@ public struct ReservedNameRule: Rule {
     static let everyReservedName = managedObjectMethodNames.union(objectMethodNames).union(swiftKeywords)
         .union(objectiveCKeywords)
 
+    /// Which (length, first byte) pairs some reserved name has. Looking a name up in
+    /// `everyReservedName` means hashing it; this table rules out nearly every property name of
+    /// a model first, by two array reads.
+    static let possiblyReserved: [Bool] = {
+        var table = [Bool](repeating: false, count: 64 * 256)
+        for name in everyReservedName {
+            if let slot = prefilterSlot(of: name) { table[slot] = true }
+        }
+        return table
+    }()
+
+    /// The name's place in `possiblyReserved`; nil for a name longer than any reserved one
+    /// could be (or empty).
+    static func prefilterSlot(of name: String) -> Int? {
+        let utf8 = name.utf8
+        guard let first = utf8.first, utf8.count < 64 else { return nil }
+        return utf8.count * 256 + Int(first)
+    }
+
     static let managedObjectMethodNames: Set<String> = [
         "managedObjectContext", "entity", "objectID", "isInserted", "isUpdated", "isDeleted", "isFault",
         "inserted", "updated", "deleted", "fault", "hasChanges", "hasPersistentChangedValues",
@@ -113,13 +132,15 @@ public struct ReservedNameRule: Rule {
         var violations: [Violation] = []
         let entities = model.entities
         let reserved = Self.everyReservedName
+        let possiblyReserved = Self.possiblyReserved
         for entityIndex in entities.indices {
             // Names from the model's flat table: the entity itself is read only to report.
             let names = model.ownPropertyNames(ofEntityAt: entityIndex)
             for index in names.indices {
                 let name = names[index]
                 // One lookup rules out nearly every name; the rest say which list they are on.
-                guard reserved.contains(name) else { continue }
+                guard let slot = Self.prefilterSlot(of: name), possiblyReserved[slot], reserved.contains(name)
+                else { continue }
                 let entity = entities[entityIndex]
                 let isGenerated = entity.codeGeneration == .classDefinition || entity.codeGeneration == .category
                 let property = entity.properties[index - names.startIndex]
