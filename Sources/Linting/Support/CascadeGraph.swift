@@ -36,14 +36,12 @@ struct CascadeGraph {
     var nodeCount: Int { 3 * entityCount }
 
     /// - Parameter follows: which relationships carry deletes (Cascade, usually).
-    init(model: Model, follows: (Relationship) -> Bool) {
+    init(model: Model, follows: (RelationshipTraits) -> Bool) {
         let entities = model.entities
         let count = entities.count
-        var indexByName: [String: Int] = [:]
-        for (index, entity) in entities.enumerated() where indexByName[entity.name] == nil {
-            indexByName[entity.name] = index
-        }
-        let parent: [Int?] = entities.map { $0.parentEntityName.flatMap { indexByName[$0] } }
+        // The model's own table: the first entity of each name, as `entity(named:)` finds it.
+        let indexByName = model.entityIndex(named:)
+        let parent: [Int?] = entities.map { $0.parentEntityName.flatMap(indexByName) }
         let hasSoundLineage = Self.soundLineages(parent: parent)
 
         var edges = [[Edge]](repeating: [], count: 3 * count)
@@ -57,8 +55,12 @@ struct CascadeGraph {
                 edges[parentIndex].append(Edge(target: index))                          // kind(parent) -> kind(child)
                 edges[2 * count + index].append(Edge(target: 2 * count + parentIndex))  // declared -> declared(parent)
             }
-            for relationship in entity.relationships where follows(relationship) {
-                guard let destination = relationship.destinationEntityName.flatMap({ indexByName[$0] }) else { continue }
+            // Chosen by their traits, so relationships not followed are never visited.
+            let declaredRelationships = entity.relationships
+            for relationshipIndex in declaredRelationships.indices
+            where follows(model.traits(ofRelationshipAt: RelationshipPosition(entityIndex: index, relationshipIndex: relationshipIndex))) {
+                let relationship = declaredRelationships[relationshipIndex]
+                guard let destination = relationship.destinationEntityName.flatMap(indexByName) else { continue }
                 edges[2 * count + index].append(Edge(target: destination, relationship: relationships.count))
                 relationships.append(DeclaredRelationship(entity: entity, relationship: relationship,
                                                            position: model.position(of: relationship)))
