@@ -87,6 +87,37 @@ def time_command(command, runs, warmup):
     return statistics.median(samples), min(samples), max(samples), "timed loop", cpu / len(samples)
 
 
+def instruction_count(command):
+    """Instructions one run of `command` executes (all threads), counted by valgrind's
+    callgrind: the same for the same binary and input whatever else the machine is doing, so
+    growth with model size shows the algorithm without the noise of a shared machine. None
+    when valgrind is missing."""
+    if not shutil.which("valgrind"):
+        return None
+    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if result.returncode != 0:
+        # An optional figure: say why it is missing rather than lose the whole report.
+        print(f"warning: no instruction count for {' '.join(command)}; valgrind said:\n{result.stderr[-1500:]}",
+              file=sys.stderr)
+        return None
+    for line in result.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.rsplit(":", 1)[1].strip())
+    return None
+
+
+def without_debug_info(binary, folder):
+    """A copy of `binary` without its debug sections: valgrind 3.19 gives up on the DWARF 5 of a
+    Swift release build, and the instructions executed are the same without it."""
+    if not shutil.which("strip"):
+        return binary
+    copy = os.path.join(folder, os.path.basename(binary))
+    shutil.copy2(binary, copy)
+    subprocess.run(["strip", "--strip-debug", copy], check=True)
+    return copy
+
+
 def shell_quote(text):
     # hyperfine --shell=none splits on whitespace and honours quotes.
     return "'" + text.replace("'", "'\\''") + "'" if any(c in text for c in " '\"") else text
@@ -149,6 +180,10 @@ def mib(value):
     return "–" if value is None else f"{value / 1024 / 1024:,.1f} MiB"
 
 
+def count(value):
+    return "–" if value is None else f"{value / 1e6:,.1f} M"
+
+
 def verdict(met):
     return "met" if met else "**missed**"
 
@@ -166,11 +201,16 @@ def main():
         return os.path.join(bundle(size), f"Synthetic{size}.xcdatamodel", "contents")
 
     rows = []
+    scratch = tempfile.mkdtemp(prefix="momlint-report-")
+    counted_momlint = args.momlint if smoke else without_debug_info(args.momlint, scratch)
     for size in sizes:
         runs = 2 if smoke else (10 if size >= 10_000 else 30)
         warmup = 0 if smoke else 1
         floor = time_command(["xmllint", "--noout", contents(size)], runs, warmup)
         process = time_command([args.momlint, "lint", bundle(size)], runs, warmup)
+        # Counting instructions runs each command some 50 times slower: full runs only.
+        floor_instructions = None if smoke else instruction_count(["xmllint", "--noout", contents(size)])
+        lint_instructions = None if smoke else instruction_count([counted_momlint, "lint", bundle(size)])
         rows.append({
             "size": size,
             "bytes": os.path.getsize(contents(size)),
@@ -180,6 +220,8 @@ def main():
             "iterations": figures.get((f"Lint {size}", "Time(wallclock)"), {}).get("iterations"),
             "floor": floor,
             "process": process,
+            "floor_instructions": floor_instructions,
+            "lint_instructions": lint_instructions,
         })
     small_runs = 2 if smoke else 50
     small_synthetic = time_command([args.momlint, "lint", bundle(sizes[0])], small_runs, 0 if smoke else 3)
@@ -243,6 +285,19 @@ def main():
                    f"{times(divide(larger['process'][0], smaller['process'][0]))} | "
                    f"{times(divide(larger['floor'][0], smaller['floor'][0]))} |")
 
+    out += ["", "Instructions executed (valgrind's callgrind, whole processes, every thread): unlike time, "
+            "the count does not depend on the machine's caches or on other work, so it shows whether "
+            "the work itself grows linearly. A 10x larger model running more than 10x the time but "
+            "about 10x the instructions is paying for memory (caches, page faults), not for an algorithm.", "",
+            "| entities | `xmllint --noout` | `momlint lint` | `momlint lint` ÷ xmllint | growth of `momlint lint` |",
+            "| ---: | ---: | ---: | ---: | ---: |"]
+    previous = None
+    for row in rows:
+        out.append(f"| {row['size']:,} | {count(row['floor_instructions'])} | {count(row['lint_instructions'])} | "
+                   f"{ratio(row['lint_instructions'], row['floor_instructions'])} | "
+                   f"{times(divide(row['lint_instructions'], previous['lint_instructions'])) if previous else '–'} |")
+        previous = row
+
     out += ["", "## Start to exit on a small model", "",
             "| model | `momlint lint`, median (min–max) |", "| --- | ---: |",
             f"| `{os.path.basename(bundle(sizes[0]))}` ({sizes[0]} entities) | "
@@ -274,6 +329,9 @@ def main():
     worst_growth_best = max((g for g in growth_best if g is not None), default=None)
     worst = max((step for step in growth if step[2] is not None), key=lambda step: step[2], default=None)
     worst_growth = worst[2] if worst else None
+    instruction_growth = [divide(larger["lint_instructions"], smaller["lint_instructions"])
+                          for smaller, larger in zip(rows, rows[1:])]
+    worst_instruction_growth = max((g for g in instruction_growth if g is not None), default=None)
     out += ["", "## Targets", "",
             "Verdicts use medians; the fastest runs (least disturbed by other work on the machine) are shown "
             "beside them.", "",
@@ -283,7 +341,8 @@ def main():
             f"{times(floor_ratio_in_process)} (in process) | "
             f"{verdict(floor_ratio is not None and floor_ratio <= TARGET_FLOOR_RATIO)} |",
             f"| 10x the model, at most {TARGET_GROWTH_RATIO:g}x the time (worst step, in process) | {times(worst_growth)}"
-            f"{f' at {worst[0]:,} → {worst[1]:,}' if worst else ''}; fastest runs: {times(worst_growth_best)} | "
+            f"{f' at {worst[0]:,} → {worst[1]:,}' if worst else ''}; fastest runs: {times(worst_growth_best)}; "
+            f"instructions (`momlint lint`, worst step): {times(worst_instruction_growth)} | "
             f"{verdict(worst_growth is not None and worst_growth <= TARGET_GROWTH_RATIO)} |",
             f"| `momlint lint` on a small model under {TARGET_SMALL_LINT_MS:g} ms, start to exit | "
             f"{ms(small_synthetic[0])} (synthetic), {ms(small_real[0])} (`{os.path.basename(args.small_model)}`) | "
@@ -292,6 +351,7 @@ def main():
             ""]
     with open(args.output, "w", encoding="utf-8") as report:
         report.write("\n".join(out))
+    shutil.rmtree(scratch, ignore_errors=True)
     print(f"wrote {args.output}")
 
 
