@@ -120,15 +120,6 @@ public struct Entity: Hashable, Sendable {
             if relationshipIndex < relationships.count { return .relationship(relationships[relationshipIndex]) }
             return .fetchedProperty(fetchedProperties[relationshipIndex - relationships.count])
         }
-
-        /// The name of the property at `position`, read without wrapping the property in a
-        /// `Property` first.
-        public func name(at position: Int) -> String {
-            if position < attributes.count { return attributes[position].name }
-            let relationshipIndex = position - attributes.count
-            if relationshipIndex < relationships.count { return relationships[relationshipIndex].name }
-            return fetchedProperties[relationshipIndex - relationships.count].name
-        }
     }
 }
 

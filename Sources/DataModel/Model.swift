@@ -30,38 +30,46 @@ public struct Model: Sendable {
     /// building 10,000 small dictionaries would cost more than every lookup made in them.
     private let propertyTables: [Int: [String: PropertySlot]]
     private static let scannedPropertyCount = 24
-    /// Every entity's own property names in one array: entity `i`'s are
-    /// `propertyNames[propertyRanges[i]]`, attributes first, then relationships, then fetched
-    /// properties (the order of `Entity.properties`). Names are read from here rather than from
-    /// each property: a model of thousands of entities holds its properties in separate heap
-    /// blocks, and visiting every one of them to compare a name misses the cache each time,
-    /// where this array is read in order.
+    /// Every entity's own property names in one array, attributes first, then relationships,
+    /// then fetched properties (the order of `Entity.properties`). Names are read from here
+    /// rather than from each property: a model of thousands of entities holds its properties in
+    /// separate heap blocks, and visiting every one of them to compare a name misses the cache
+    /// each time, where this array is read in order.
     private let propertyNames: [String]
-    private let propertyRanges: [PropertyRange]
+    /// Per entity, where its entries sit in the flat tables (`propertyNames`, and the attribute
+    /// and relationship tables below). One array of plain values per table rather than one per
+    /// entity, so a pass over every property reads memory in order.
+    private let slots: [EntitySlots]
 
-    private struct PropertyRange {
-        var start: Int
+    private struct EntitySlots {
+        /// The entity's names are `propertyNames[firstName ..< endOfNames]`.
+        var firstName: Int
         var attributeCount: Int
         var relationshipCount: Int
-        var end: Int
+        var endOfNames: Int
+        /// Its attributes' traits start at `attributeTraits[firstAttribute]`.
+        var firstAttribute: Int
+        /// Its relationships' inverses and traits start at `firstRelationship`.
+        var firstRelationship: Int
+
+        /// What the entity's property at `offset` (in `propertyNames` order) is.
+        func property(atOffset offset: Int) -> PropertySlot {
+            if offset < attributeCount { return .attribute(offset) }
+            if offset < attributeCount + relationshipCount { return .relationship(offset - attributeCount) }
+            return .fetchedProperty(offset - attributeCount - relationshipCount)
+        }
     }
     /// Each relationship's declaration, found by the identity of its storage: rules hold copies
     /// of the model's relationships, and a copy shares its storage until it is changed.
     /// A model built by hand may hold one relationship value at several positions; those share
     /// a storage, so identity cannot tell them apart and they get no entry.
     private let positionByRelationship: [ObjectIdentifier: RelationshipPosition?]
-    /// Relationship tables, flat: entity `e`'s relationships are slots
-    /// `firstRelationshipSlot[e] ..< firstRelationshipSlot[e + 1]`, in document order. One array
-    /// per table rather than one per entity, so a pass over every relationship reads memory in
-    /// order.
-    private let firstRelationshipSlot: [Int]
-    /// Per relationship slot: where the relationship its `inverseName` names is declared.
-    /// Resolved once here because nearly every relationship rule asks.
+    /// Per relationship, in document order: where the relationship its `inverseName` names is
+    /// declared. Resolved once here because nearly every relationship rule asks.
     private let inversePositions: [RelationshipPosition?]
-    /// Per relationship slot: what rules test first (see `RelationshipTraits`).
+    /// Per relationship, in document order: what rules test first (see `RelationshipTraits`).
     private let relationshipTraits: [RelationshipTraits]
-    /// Every entity's attributes' traits, flat: entity `e`'s start at `firstAttributeSlot[e]`.
-    private let firstAttributeSlot: [Int]
+    /// Per entity attribute, in document order: what rules test first (see `AttributeTraits`).
     private let attributeTraits: [AttributeTraits]
 
     private enum PropertySlot {
@@ -106,41 +114,34 @@ public struct Model: Sendable {
         var children: [String: [Int]] = [:]
         var tables: [Int: [String: PropertySlot]] = [:]
         var names: [String] = []
-        var ranges: [PropertyRange] = []
-        ranges.reserveCapacity(entities.count)
-        var firstAttributes: [Int] = []
-        firstAttributes.reserveCapacity(entities.count + 1)
+        var slots: [EntitySlots] = []
+        slots.reserveCapacity(entities.count)
         var attributeTraits: [AttributeTraits] = []
+        var relationshipCount = 0
         for (index, entity) in entities.enumerated() {
             let attributes = entity.attributes, relationships = entity.relationships
-            let start = names.count
-            firstAttributes.append(attributeTraits.count)
+            let entitySlots = EntitySlots(
+                firstName: names.count, attributeCount: attributes.count, relationshipCount: relationships.count,
+                endOfNames: names.count + entity.propertyCount, firstAttribute: attributeTraits.count,
+                firstRelationship: relationshipCount)
+            slots.append(entitySlots)
+            relationshipCount += relationships.count
             for slot in attributes.indices {
                 names.append(attributes[slot].name)
                 attributeTraits.append(AttributeTraits(attributes[slot]))
             }
             for slot in relationships.indices { names.append(relationships[slot].name) }
             for fetched in entity.fetchedProperties { names.append(fetched.name) }
-            ranges.append(PropertyRange(start: start, attributeCount: attributes.count,
-                                        relationshipCount: relationships.count, end: names.count))
             // The first declaration wins, as it does when Core Data builds its own tables;
             // a duplicate is a rule's business, not the loader's.
             if byName[entity.name] == nil { byName[entity.name] = index }
             if let parent = entity.parentEntityName { children[parent, default: []].append(index) }
-            guard entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count
-                    > Self.scannedPropertyCount else { continue }
+            guard entity.propertyCount > Self.scannedPropertyCount else { continue }
             // The first declaration of a name wins; duplicates are a rule's business.
             var own: [String: PropertySlot] = [:]
-            own.reserveCapacity(entity.attributes.count + entity.relationships.count)
-            // Indices, not `enumerated()`, so no attribute is copied just to read its name.
-            for slot in entity.attributes.indices where own[entity.attributes[slot].name] == nil {
-                own[entity.attributes[slot].name] = .attribute(slot)
-            }
-            for slot in entity.relationships.indices where own[entity.relationships[slot].name] == nil {
-                own[entity.relationships[slot].name] = .relationship(slot)
-            }
-            for slot in entity.fetchedProperties.indices where own[entity.fetchedProperties[slot].name] == nil {
-                own[entity.fetchedProperties[slot].name] = .fetchedProperty(slot)
+            own.reserveCapacity(entity.propertyCount)
+            for offset in 0..<entity.propertyCount where own[names[entitySlots.firstName + offset]] == nil {
+                own[names[entitySlots.firstName + offset]] = entitySlots.property(atOffset: offset)
             }
             tables[index] = own
         }
@@ -148,33 +149,28 @@ public struct Model: Sendable {
         self.subentityIndexesByParent = children
         self.propertyTables = tables
         self.propertyNames = names
-        self.propertyRanges = ranges
-        firstAttributes.append(attributeTraits.count)
-        self.firstAttributeSlot = firstAttributes
+        self.slots = slots
         self.attributeTraits = attributeTraits
 
         var positions: [ObjectIdentifier: RelationshipPosition?] = [:]
-        positions.reserveCapacity(entities.reduce(0) { $0 + $1.relationships.count })
-        var firstSlots: [Int] = []
-        firstSlots.reserveCapacity(entities.count + 1)
+        positions.reserveCapacity(relationshipCount)
         var inverses: [RelationshipPosition?] = []
+        inverses.reserveCapacity(relationshipCount)
         var traits: [RelationshipTraits] = []
+        traits.reserveCapacity(relationshipCount)
         for entityIndex in entities.indices {
             let relationships = entities[entityIndex].relationships
-            firstSlots.append(inverses.count)
             for relationshipIndex in relationships.indices {
                 let relationship = relationships[relationshipIndex]
                 let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
                 let identity = ObjectIdentifier(relationship.storage)
                 positions[identity] = positions[identity] == nil ? position : .some(nil)
                 inverses.append(Self.resolveInverse(of: relationship, entities: entities, byName: byName,
-                                                    tables: tables, names: names, ranges: ranges))
+                                                    tables: tables, names: names, slots: slots))
                 traits.append(RelationshipTraits(relationship))
             }
         }
-        firstSlots.append(inverses.count)
         self.positionByRelationship = positions
-        self.firstRelationshipSlot = firstSlots
         self.inversePositions = inverses
         self.relationshipTraits = traits
     }
@@ -183,7 +179,7 @@ public struct Model: Sendable {
     /// or the nearest ancestor declaring that name; nil when that property is not a relationship.
     private static func resolveInverse(of relationship: Relationship, entities: [Entity], byName: [String: Int],
                                        tables: [Int: [String: PropertySlot]], names: [String],
-                                       ranges: [PropertyRange]) -> RelationshipPosition? {
+                                       slots: [EntitySlots]) -> RelationshipPosition? {
         guard let inverseName = relationship.inverseName,
               let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName,
               var current = byName[ownerName]
@@ -192,7 +188,7 @@ public struct Model: Sendable {
         var steps = 0
         var visited: Set<Int>?
         while true {
-            switch slot(ofProperty: inverseName, table: tables[current], names: names, range: ranges[current]) {
+            switch slot(ofProperty: inverseName, table: tables[current], names: names, of: slots[current]) {
             case .relationship(let slot)?: return RelationshipPosition(entityIndex: current, relationshipIndex: slot)
             case .attribute?, .fetchedProperty?: return nil
             case nil:
@@ -304,8 +300,7 @@ public struct Model: Sendable {
             return entity.properties.first { $0.name == name }
         }
         let owner = entities[index]
-        switch Self.slot(ofProperty: name, table: propertyTables[index], names: propertyNames,
-                         range: propertyRanges[index]) {
+        switch Self.slot(ofProperty: name, table: propertyTables[index], names: propertyNames, of: slots[index]) {
         case .attribute(let slot)?: return .attribute(owner.attributes[slot])
         case .relationship(let slot)?: return .relationship(owner.relationships[slot])
         case .fetchedProperty(let slot)?: return .fetchedProperty(owner.fetchedProperties[slot])
@@ -316,22 +311,12 @@ public struct Model: Sendable {
     /// Where the entity's own property `name` sits: attributes first, then relationships, then
     /// fetched properties, the first declaration of a name winning, as in Core Data's tables.
     private static func slot(ofProperty name: String, table: [String: PropertySlot]?, names: [String],
-                             range: PropertyRange) -> PropertySlot? {
+                             of entity: EntitySlots) -> PropertySlot? {
         if let table { return table[name] }
         // Comparing the stored lengths first settles most names without comparing text.
         let length = name.utf8.count
-        var index = range.start
-        while index < range.end {
-            let candidate = names[index]
-            if candidate.utf8.count == length && candidate == name {
-                let offset = index - range.start
-                if offset < range.attributeCount { return .attribute(offset) }
-                if offset < range.attributeCount + range.relationshipCount {
-                    return .relationship(offset - range.attributeCount)
-                }
-                return .fetchedProperty(offset - range.attributeCount - range.relationshipCount)
-            }
-            index += 1
+        for index in entity.firstName..<entity.endOfNames where names[index].utf8.count == length && names[index] == name {
+            return entity.property(atOffset: index - entity.firstName)
         }
         return nil
     }
@@ -340,8 +325,7 @@ public struct Model: Sendable {
     /// (attributes, relationships, fetched properties). Reading names here is much faster than
     /// reading them from each property of a large model.
     public func ownPropertyNames(ofEntityAt index: Int) -> ArraySlice<String> {
-        let range = propertyRanges[index]
-        return propertyNames[range.start..<range.end]
+        propertyNames[slots[index].firstName..<slots[index].endOfNames]
     }
 
     /// Attributes the entity declares or inherits, ancestors' first.
@@ -367,12 +351,22 @@ public struct Model: Sendable {
 
     /// Where the inverse of the relationship at `position` is declared (see `inverse(of:)`).
     public func inversePosition(of position: RelationshipPosition) -> RelationshipPosition? {
-        inversePositions[firstRelationshipSlot[position.entityIndex] + position.relationshipIndex]
+        inversePositions[documentIndex(of: position)]
+    }
+
+    /// How many relationships the entities declare in all.
+    public var relationshipCount: Int { relationshipTraits.count }
+
+    /// The relationship's place among all the model's relationships in document order (entity by
+    /// entity), from 0 to `relationshipCount - 1`: an index for a flat array of per-relationship
+    /// values.
+    public func documentIndex(of position: RelationshipPosition) -> Int {
+        slots[position.entityIndex].firstRelationship + position.relationshipIndex
     }
 
     /// What rules test first about the relationship at `position`.
     public func traits(ofRelationshipAt position: RelationshipPosition) -> RelationshipTraits {
-        relationshipTraits[firstRelationshipSlot[position.entityIndex] + position.relationshipIndex]
+        relationshipTraits[documentIndex(of: position)]
     }
 
     /// Where the relationships whose traits pass `test` are declared, in document order
@@ -384,8 +378,8 @@ public struct Model: Sendable {
     ) -> [RelationshipPosition] {
         var positions: [RelationshipPosition] = []
         for entityIndex in entities.indices {
-            let first = firstRelationshipSlot[entityIndex]
-            for slot in first..<firstRelationshipSlot[entityIndex + 1] {
+            let first = slots[entityIndex].firstRelationship
+            for slot in first..<first + slots[entityIndex].relationshipCount {
                 let inverse = inversePositions[slot].map(traits(ofRelationshipAt:))
                 guard test(relationshipTraits[slot], inverse) else { continue }
                 positions.append(RelationshipPosition(entityIndex: entityIndex, relationshipIndex: slot - first))
@@ -399,8 +393,8 @@ public struct Model: Sendable {
     public func attributePositions(where test: (AttributeTraits) -> Bool) -> [AttributePosition] {
         var positions: [AttributePosition] = []
         for entityIndex in entities.indices {
-            let first = firstAttributeSlot[entityIndex]
-            for slot in first..<firstAttributeSlot[entityIndex + 1] where test(attributeTraits[slot]) {
+            let first = slots[entityIndex].firstAttribute
+            for slot in first..<first + slots[entityIndex].attributeCount where test(attributeTraits[slot]) {
                 positions.append(AttributePosition(entityIndex: entityIndex, attributeIndex: slot - first))
             }
         }
@@ -409,7 +403,7 @@ public struct Model: Sendable {
 
     /// What rules test first about the attribute at `position`.
     public func traits(ofAttributeAt position: AttributePosition) -> AttributeTraits {
-        attributeTraits[firstAttributeSlot[position.entityIndex] + position.attributeIndex]
+        attributeTraits[slots[position.entityIndex].firstAttribute + position.attributeIndex]
     }
 
     /// The entity a relationship points to, if the model has it.

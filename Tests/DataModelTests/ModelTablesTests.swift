@@ -45,7 +45,9 @@ import Testing
     /// every kind of property, a repeated name, an empty entity, and an entity past the size
     /// at which `Model` switches from scanning names to a dictionary.
     @Test func flatPropertyNamesMatchEveryEntitysProperties() throws {
+        // The last repeats the first name with another type: in the dictionary, the first wins too.
         let many = (0..<30).map { "<attribute name=\"field\($0)\" optional=\"YES\" attributeType=\"String\"/>" }
+            + ["<attribute name=\"field0\" optional=\"YES\" attributeType=\"Integer 16\" usesScalarValueType=\"YES\"/>"]
         let model = try Fixtures.model("""
             <entity name="Note">
                 <attribute name="title" optional="YES" attributeType="String"/>
@@ -64,7 +66,6 @@ import Testing
         for (index, entity) in model.entities.enumerated() {
             let names = model.ownPropertyNames(ofEntityAt: index)
             #expect(Array(names) == entity.properties.map(\.name))
-            #expect(entity.properties.indices.map(entity.properties.name(at:)) == Array(names))
             #expect(entity.properties.count == entity.propertyCount)
         }
         let note = try #require(model.entity(named: "Note"))
@@ -79,6 +80,7 @@ import Testing
         }
         let folder = try #require(model.entity(named: "Folder"))
         #expect(model.ownProperty(named: "field29", in: folder)?.asAttribute?.name == "field29")
+        #expect(model.ownProperty(named: "field0", in: folder)?.asAttribute?.attributeType == .string)
         #expect(model.ownProperty(named: "notes", in: folder)?.asRelationship?.name == "notes")
         #expect(model.ownProperty(named: "missing", in: note) == nil)
         #expect(model.ownPropertyNames(ofEntityAt: 2).isEmpty)
@@ -127,6 +129,10 @@ import Testing
         #expect(model.relationshipPositions { traits, inverse in traits.hasInverseName && inverse == nil }
                 == [RelationshipPosition(entityIndex: 1, relationshipIndex: 1)])
         #expect(model.relationshipPositions { _, _ in true }.count == 4)
+        // Document order numbers the relationships entity by entity, for flat per-relationship arrays.
+        #expect(model.relationshipCount == 4)
+        #expect(model.relationshipPositions { _, _ in true }.map(model.documentIndex(of:)) == [0, 1, 2, 3])
+        #expect(model.documentIndex(of: RelationshipPosition(entityIndex: 1, relationshipIndex: 1)) == 3)
 
         #expect(model.attributePositions { $0.hasDefaultOrBounds }
                 == [AttributePosition(entityIndex: 0, attributeIndex: 0), AttributePosition(entityIndex: 1, attributeIndex: 1)])

@@ -19,22 +19,15 @@ struct AmbiguousInverseGroups {
     init(model: Model) {
         // Count claims by position first and build declarations only for the groups: almost
         // every relationship is claimed once, by its own inverse. The counts sit in one flat
-        // array (an entity's relationships from `firstSlot[entity]` on) and stop at 2, since
-        // only "more than one" matters: no hashing for the tens of thousands claimed once.
-        var firstSlot: [Int] = []
-        firstSlot.reserveCapacity(model.entities.count)
-        var slotCount = 0
-        for entity in model.entities {
-            firstSlot.append(slotCount)
-            slotCount += entity.relationships.count
-        }
-        var claimCounts = [UInt8](repeating: 0, count: slotCount)
+        // array in document order and stop at 2, since only "more than one" matters: no
+        // hashing for the tens of thousands claimed once.
+        var claimCounts = [UInt8](repeating: 0, count: model.relationshipCount)
         var anyClaimedTwice = false
         for entityIndex in model.entities.indices {
             for relationshipIndex in model.entities[entityIndex].relationships.indices {
                 let claimer = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
                 guard let claimed = model.inversePosition(of: claimer) else { continue }
-                let slot = firstSlot[claimed.entityIndex] + claimed.relationshipIndex
+                let slot = model.documentIndex(of: claimed)
                 if claimCounts[slot] < 2 { claimCounts[slot] += 1 }
                 if claimCounts[slot] == 2 { anyClaimedTwice = true }
             }
@@ -50,7 +43,7 @@ struct AmbiguousInverseGroups {
             for relationshipIndex in model.entities[entityIndex].relationships.indices {
                 let claimer = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
                 guard let claimed = model.inversePosition(of: claimer),
-                      claimCounts[firstSlot[claimed.entityIndex] + claimed.relationshipIndex] > 1 else { continue }
+                      claimCounts[model.documentIndex(of: claimed)] > 1 else { continue }
                 if claimersByPosition[claimed] == nil { order.append(claimed) }
                 claimersByPosition[claimed, default: []].append(DeclaredRelationship(claimer, in: model))
             }
