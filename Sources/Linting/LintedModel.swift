@@ -69,14 +69,6 @@ public final class LintedModel: Sendable {
         return model.inversePosition(of: position).map { DeclaredRelationship($0, in: model) }
     }
     func areInSameLine(_ first: String, _ second: String) -> Bool { model.areInSameLine(first, second) }
-
-    /// Where the relationships whose traits (and their inverse's) pass `test` are declared, in
-    /// document order: see `Model.relationshipPositions(where:)`.
-    func relationshipPositions(
-        where test: (_ traits: RelationshipTraits, _ inverse: RelationshipTraits?) -> Bool
-    ) -> [RelationshipPosition] {
-        model.relationshipPositions(where: test)
-    }
 }
 
 /// A value built by the first reader that asks for it, under a lock, and shared by every later

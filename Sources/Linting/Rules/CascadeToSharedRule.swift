@@ -63,11 +63,10 @@ public struct CascadeToSharedRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         // Traits first: only a Cascade whose inverse is to-many is looked at further.
-        let candidates = model.relationshipPositions { traits, inverse in
+        let candidates = model.declaredRelationships { traits, inverse in
             traits.deletionRule == .cascade && inverse?.isToMany == true
         }
-        return candidates.compactMap { position in
-            let declared = DeclaredRelationship(position, in: model.model)
+        return candidates.compactMap { declared in
             let relationship = declared.relationship
             guard relationship.deletionRule == .cascade, let inverse = model.resolvedInverse(of: declared),
                   inverse.relationship.isToMany

@@ -57,33 +57,29 @@ public struct MissingInverseRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         // Relationships that name another one as their inverse without being named back: the fix
-        // is to complete that pair, not to invent a new relationship.
-        // Only claims on relationships without an inverse of their own matter, which keeps
-        // the table small.
-        // Traits first: claims are read from the trait tables, and only relationships without an
-        // inverse (and the entities declaring them) are visited.
-        let claims = model.relationshipPositions { traits, inverse in
+        // is to complete that pair, not to invent a new relationship. Only claims on
+        // relationships without an inverse of their own matter, and the trait tables find
+        // those (and, below, the relationships without an inverse) without visiting the rest.
+        let claims = model.declaredRelationships { traits, inverse in
             traits.hasInverseName && inverse?.hasInverseName == false
         }
         var claimedBy: [DeclaredRelationship.Key: DeclaredRelationship] = [:]
-        for position in claims {
-            let claimer = DeclaredRelationship(position, in: model.model)
+        for claimer in claims {
             if let inverse = model.resolvedInverse(of: claimer), inverse.relationship.inverseName == nil,
                claimedBy[inverse.key] == nil {
                 claimedBy[inverse.key] = claimer
             }
         }
-        let withoutInverse = model.relationshipPositions { traits, _ in !traits.hasInverseName }
+        let withoutInverse = model.declaredRelationships { traits, _ in !traits.hasInverseName }
         var violations: [Violation] = []
-        var next = withoutInverse.startIndex
-        while next < withoutInverse.endIndex {
-            // The run of positions in one entity.
-            let entityIndex = withoutInverse[next].entityIndex
-            var end = next
-            while end < withoutInverse.endIndex && withoutInverse[end].entityIndex == entityIndex { end += 1 }
-            let entity = model.entities[entityIndex]
-            let missing = withoutInverse[next..<end].map { entity.relationships[$0.relationshipIndex] }
-            next = end
+        var start = withoutInverse.startIndex
+        while start < withoutInverse.endIndex {
+            // They come entity by entity: take one entity's at a time.
+            let entityIndex = withoutInverse[start].position?.entityIndex
+            let end = withoutInverse[start...].firstIndex { $0.position?.entityIndex != entityIndex } ?? withoutInverse.endIndex
+            let entity = withoutInverse[start].entity
+            let missing = withoutInverse[start..<end].map(\.relationship)
+            start = end
             var byDestination: [String: [Relationship]] = [:]
             for relationship in entity.relationships {
                 if let destination = relationship.destinationEntityName {

@@ -50,11 +50,10 @@ public struct MutualDenyRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         // Traits first: only Deny relationships whose inverse is Deny are looked at further.
-        let candidates = model.relationshipPositions { traits, inverse in
+        let candidates = model.declaredRelationships { traits, inverse in
             traits.deletionRule == .deny && inverse?.deletionRule == .deny
         }
-        return candidates.compactMap { position in
-            let declared = DeclaredRelationship(position, in: model.model)
+        return candidates.compactMap { declared in
             let relationship = declared.relationship
             guard relationship.deletionRule == .deny, let inverse = model.resolvedInverse(of: declared),
                   inverse.relationship.deletionRule == .deny,

@@ -54,9 +54,8 @@ public struct NoActionDeleteRuleRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         // Traits first: only No Action relationships are looked at further.
-        let candidates = model.relationshipPositions { traits, _ in traits.deletionRule == .noAction }
-        return candidates.compactMap { position in
-            let declared = DeclaredRelationship(position, in: model.model)
+        let candidates = model.declaredRelationships { traits, _ in traits.deletionRule == .noAction }
+        return candidates.compactMap { declared in
             guard declared.relationship.deletionRule == .noAction,
                   let inverse = model.resolvedInverse(of: declared)
             else { return nil }

@@ -76,12 +76,11 @@ public struct NullifyRequiredInverseRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         // Traits first: only a Nullify whose inverse must hold something is looked at further.
-        let candidates = model.relationshipPositions { traits, inverse in
+        let candidates = model.declaredRelationships { traits, inverse in
             guard traits.deletionRule == .nullify, let inverse else { return false }
             return (!inverse.isToMany && !inverse.isOptional) || (inverse.isToMany && inverse.minimumCount > 0)
         }
-        return candidates.compactMap { position in
-            let declared = DeclaredRelationship(position, in: model.model)
+        return candidates.compactMap { declared in
             let relationship = declared.relationship
             guard relationship.deletionRule == .nullify, let inverse = model.resolvedInverse(of: declared) else { return nil }
             let inverseRelationship = inverse.relationship

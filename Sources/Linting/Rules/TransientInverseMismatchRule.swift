@@ -46,11 +46,10 @@ public struct TransientInverseMismatchRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         // Traits first: only pairs whose sides differ in being transient are looked at further.
-        let candidates = model.relationshipPositions { traits, inverse in
+        let candidates = model.declaredRelationships { traits, inverse in
             inverse.map { $0.isTransient != traits.isTransient } ?? false
         }
-        for position in candidates {
-            let declared = DeclaredRelationship(position, in: model.model)
+        for declared in candidates {
             let relationship = declared.relationship
             guard let inverse = model.resolvedInverse(of: declared),
                   inverse.relationship.isTransient != relationship.isTransient

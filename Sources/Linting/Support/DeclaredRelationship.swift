@@ -34,6 +34,17 @@ struct DeclaredRelationship: Sendable {
     }
 }
 
+extension LintedModel {
+    /// The relationships of `declaredRelationships` whose traits, and their inverse's when it
+    /// resolves, pass `test`, in the same order. They are chosen from the model's trait tables,
+    /// so a rule interested in a few relationships (Deny, say) never visits the others.
+    func declaredRelationships(
+        where test: (_ traits: RelationshipTraits, _ inverse: RelationshipTraits?) -> Bool
+    ) -> [DeclaredRelationship] {
+        model.relationshipPositions(where: test).map { DeclaredRelationship($0, in: model) }
+    }
+}
+
 extension Model {
     /// Every relationship the model declares, entity by entity in document order.
     var declaredRelationships: [DeclaredRelationship] {
