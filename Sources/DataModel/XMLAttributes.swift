@@ -62,9 +62,7 @@ public struct XMLAttributes: Hashable, Sendable, Sequence {
     public subscript(name: String) -> String? {
         // A name of the grammar is found by its code: comparing codes beats building and
         // comparing each attribute's spelling.
-        if let known = KnownXMLName(spelling: name) {
-            return ordered.first { $0.known == known }?.value
-        }
+        if let known = KnownXMLName(spelling: name) { return value(of: known) }
         return ordered.first { $0.known == nil && $0.name == name }?.value
     }
 

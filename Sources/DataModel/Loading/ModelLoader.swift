@@ -276,11 +276,12 @@ public struct ModelLoader: Sendable {
     private static func readAll(from descriptor: Int32, expecting size: Int, atMost limit: Int,
                                 errorCode: inout Int32) -> [UInt8] {
         // One read of the measured size, plus one byte that finds the end of the file.
-        var bytes = [UInt8](unsafeUninitializedCapacity: min(size + 1, limit)) { buffer, initialized in
+        let firstRead = min(size + 1, limit)
+        var bytes = [UInt8](unsafeUninitializedCapacity: firstRead) { buffer, initialized in
             initialized = fill(buffer, from: descriptor, errorCode: &errorCode)
         }
         // A file that grew since it was measured: read on, a chunk at a time, up to the limit.
-        var filledLastBuffer = bytes.count == min(size + 1, limit)
+        var filledLastBuffer = bytes.count == firstRead
         while filledLastBuffer && errorCode == 0 && bytes.count < limit {
             let chunkSize = min(1 << 20, limit - bytes.count)
             let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in

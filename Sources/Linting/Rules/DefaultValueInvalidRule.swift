@@ -164,7 +164,6 @@ public struct DefaultValueInvalidRule: Rule {
         return problems + boundProblems(values, unit: "")
     }
 
-    /// Minimum above maximum, and a default outside them.
     /// The default, minimum and maximum read so far, by the label the messages use. A struct,
     /// not a dictionary: this runs for every attribute that sets any of them.
     private struct Bounds {
@@ -190,6 +189,7 @@ public struct DefaultValueInvalidRule: Rule {
         }
     }
 
+    /// Minimum above maximum, and a default outside them.
     private static func boundProblems(_ values: Bounds, unit: String) -> [Problem] {
         var problems: [String] = []
         let minimum = values["minimum"], maximum = values["maximum"]
