@@ -23,60 +23,8 @@ public struct Model: Sendable {
     public let xmlAttributes: XMLAttributes
     public let location: SourceLocation
 
-    private let entityIndexByName: [String: Int]
-    private let subentityIndexesByParent: [String: [Int]]
-    /// For entities with many properties, where each own property sits (indexes, not copies).
-    /// Smaller entities are scanned: comparing a dozen names is cheaper than hashing one, and
-    /// building 10,000 small dictionaries would cost more than every lookup made in them.
-    private let propertyTables: [Int: [String: PropertySlot]]
-    private static let scannedPropertyCount = 24
-    /// Every entity's own property names in one array, attributes first, then relationships,
-    /// then fetched properties (the order of `Entity.properties`). Names are read from here
-    /// rather than from each property: a model of thousands of entities holds its properties in
-    /// separate heap blocks, and visiting every one of them to compare a name misses the cache
-    /// each time, where this array is read in order.
-    private let propertyNames: [String]
-    /// Per entity, where its entries sit in the flat tables (`propertyNames`, and the attribute
-    /// and relationship tables below). One array of plain values per table rather than one per
-    /// entity, so a pass over every property reads memory in order.
-    private let slots: [EntitySlots]
-
-    private struct EntitySlots {
-        /// The entity's names are `propertyNames[firstName ..< endOfNames]`.
-        var firstName: Int
-        var attributeCount: Int
-        var relationshipCount: Int
-        var endOfNames: Int
-        /// Its attributes' traits start at `attributeTraits[firstAttribute]`.
-        var firstAttribute: Int
-        /// Its relationships' inverses and traits start at `firstRelationship`.
-        var firstRelationship: Int
-
-        /// What the entity's property at `offset` (in `propertyNames` order) is.
-        func property(atOffset offset: Int) -> PropertySlot {
-            if offset < attributeCount { return .attribute(offset) }
-            if offset < attributeCount + relationshipCount { return .relationship(offset - attributeCount) }
-            return .fetchedProperty(offset - attributeCount - relationshipCount)
-        }
-    }
-    /// Each relationship's declaration, found by the identity of its storage: rules hold copies
-    /// of the model's relationships, and a copy shares its storage until it is changed.
-    /// A model built by hand may hold one relationship value at several positions; those share
-    /// a storage, so identity cannot tell them apart and they get no entry.
-    private let positionByRelationship: [ObjectIdentifier: RelationshipPosition?]
-    /// Per relationship, in document order: where the relationship its `inverseName` names is
-    /// declared. Resolved once here because nearly every relationship rule asks.
-    private let inversePositions: [RelationshipPosition?]
-    /// Per relationship, in document order: what rules test first (see `RelationshipTraits`).
-    private let relationshipTraits: [RelationshipTraits]
-    /// Per entity attribute, in document order: what rules test first (see `AttributeTraits`).
-    private let attributeTraits: [AttributeTraits]
-
-    private enum PropertySlot {
-        case attribute(Int)
-        case relationship(Int)
-        case fetchedProperty(Int)
-    }
+    /// The lookup tables, built once (see `ModelIndex`).
+    private let index: ModelIndex
 
     public init(
         file: String,
@@ -109,109 +57,37 @@ public struct Model: Sendable {
         self.xmlAttributes = xmlAttributes
         self.location = location ?? SourceLocation(file: file, line: 1, column: 1)
 
-        var byName: [String: Int] = [:]
-        byName.reserveCapacity(entities.count)
-        var children: [String: [Int]] = [:]
-        var tables: [Int: [String: PropertySlot]] = [:]
-        var names: [String] = []
-        var slots: [EntitySlots] = []
-        slots.reserveCapacity(entities.count)
-        var attributeTraits: [AttributeTraits] = []
-        var relationshipCount = 0
-        for (index, entity) in entities.enumerated() {
-            let attributes = entity.attributes, relationships = entity.relationships
-            let entitySlots = EntitySlots(
-                firstName: names.count, attributeCount: attributes.count, relationshipCount: relationships.count,
-                endOfNames: names.count + entity.propertyCount, firstAttribute: attributeTraits.count,
-                firstRelationship: relationshipCount)
-            slots.append(entitySlots)
-            relationshipCount += relationships.count
-            for slot in attributes.indices {
-                names.append(attributes[slot].name)
-                attributeTraits.append(AttributeTraits(attributes[slot]))
-            }
-            for slot in relationships.indices { names.append(relationships[slot].name) }
-            for fetched in entity.fetchedProperties { names.append(fetched.name) }
-            // The first declaration wins, as it does when Core Data builds its own tables;
-            // a duplicate is a rule's business, not the loader's.
-            if byName[entity.name] == nil { byName[entity.name] = index }
-            if let parent = entity.parentEntityName { children[parent, default: []].append(index) }
-            guard entity.propertyCount > Self.scannedPropertyCount else { continue }
-            // The first declaration of a name wins; duplicates are a rule's business.
-            var own: [String: PropertySlot] = [:]
-            own.reserveCapacity(entity.propertyCount)
-            for offset in 0..<entity.propertyCount where own[names[entitySlots.firstName + offset]] == nil {
-                own[names[entitySlots.firstName + offset]] = entitySlots.property(atOffset: offset)
-            }
-            tables[index] = own
-        }
-        self.entityIndexByName = byName
-        self.subentityIndexesByParent = children
-        self.propertyTables = tables
-        self.propertyNames = names
-        self.slots = slots
-        self.attributeTraits = attributeTraits
-
-        var positions: [ObjectIdentifier: RelationshipPosition?] = [:]
-        positions.reserveCapacity(relationshipCount)
-        var inverses: [RelationshipPosition?] = []
-        inverses.reserveCapacity(relationshipCount)
-        var traits: [RelationshipTraits] = []
-        traits.reserveCapacity(relationshipCount)
-        for entityIndex in entities.indices {
-            let relationships = entities[entityIndex].relationships
-            for relationshipIndex in relationships.indices {
-                let relationship = relationships[relationshipIndex]
-                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
-                let identity = ObjectIdentifier(relationship.storage)
-                positions[identity] = positions[identity] == nil ? position : .some(nil)
-                inverses.append(Self.resolveInverse(of: relationship, entities: entities, byName: byName,
-                                                    tables: tables, names: names, slots: slots))
-                traits.append(RelationshipTraits(relationship))
-            }
-        }
-        self.positionByRelationship = positions
-        self.inversePositions = inverses
-        self.relationshipTraits = traits
-    }
-
-    /// The relationship `relationship.inverseName` names on its inverse entity (or destination)
-    /// or the nearest ancestor declaring that name; nil when that property is not a relationship.
-    private static func resolveInverse(of relationship: Relationship, entities: [Entity], byName: [String: Int],
-                                       tables: [Int: [String: PropertySlot]], names: [String],
-                                       slots: [EntitySlots]) -> RelationshipPosition? {
-        guard let inverseName = relationship.inverseName,
-              let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName,
-              var current = byName[ownerName]
-        else { return nil }
-        // Parent chains are short: only a long one pays for a set to notice a cycle.
-        var steps = 0
-        var visited: Set<Int>?
-        while true {
-            switch slot(ofProperty: inverseName, table: tables[current], names: names, of: slots[current]) {
-            case .relationship(let slot)?: return RelationshipPosition(entityIndex: current, relationshipIndex: slot)
-            case .attribute?, .fetchedProperty?: return nil
-            case nil:
-                guard let parent = entities[current].parentEntityName.flatMap({ byName[$0] }) else { return nil }
-                current = parent
-            }
-            steps += 1
-            if steps > 32 {
-                if visited == nil { visited = [] }
-                if visited?.insert(current).inserted == false { return nil }  // an inheritance cycle
-            }
-        }
+        self.index = ModelIndex(entities: entities)
     }
 
     // MARK: Entities
 
     public func entity(named name: String) -> Entity? {
-        entityIndexByName[name].map { entities[$0] }
+        index.entityIndexByName[name].map { entities[$0] }
     }
 
     /// Where `entity(named:)` finds its entity in `entities` (the first declared of that name).
     public func entityIndex(named name: String) -> Int? {
-        entityIndexByName[name]
+        index.entityIndexByName[name]
+    }
+
+    /// The `parentEntity` the entity at `entityIndex` names, as `entities[entityIndex].parentEntityName`
+    /// but read from the model's flat table.
+    public func parentName(ofEntityAt entityIndex: Int) -> String? {
+        index.parentNames[entityIndex]
+    }
+
+    /// The index in `entities` of the parent the entity at `entityIndex` names (the first entity
+    /// of that name), or nil for a root or an unknown parent; read from the model's tables.
+    public func parentIndex(ofEntityAt entityIndex: Int) -> Int? {
+        let parent = index.parentIndexes[entityIndex]
+        return parent < 0 ? nil : Int(parent)
+    }
+
+    /// The name of the entity at `entityIndex`, as `entities[entityIndex].name` but read from the
+    /// model's flat table.
+    public func nameOfEntity(at entityIndex: Int) -> String {
+        index.entityNames[entityIndex]
     }
 
     /// The entity's parent, or nil for a root or an unknown parent.
@@ -241,6 +117,29 @@ public struct Model: Sendable {
         return result
     }
 
+    /// The indexes in `entities` of the entity's ancestors, as `ancestors(of:)` finds them
+    /// (parent first), read from the model's tables without visiting any entity.
+    public func ancestorIndexes(ofEntityAt entityIndex: Int) -> [Int] {
+        guard var current = parentIndex(ofEntityAt: entityIndex) else { return [] }  // most entities are roots
+        let start = Int(index.namesakeIndexes[entityIndex])
+        var result: [Int] = []
+        // As in `ancestors(of:)`: a linear scan finds a loop in a short chain, a set in a long one.
+        var seen: Set<Int>?
+        while true {
+            if let set = seen {
+                if set.contains(current) { break }
+            } else if current == start || result.contains(current) {
+                break
+            }
+            result.append(current)
+            if seen == nil, result.count == 32 { seen = Set([start] + result) }
+            seen?.insert(current)
+            guard let next = parentIndex(ofEntityAt: current) else { break }
+            current = next
+        }
+        return result
+    }
+
     /// The top of the entity's hierarchy (the entity itself when it has no parent).
     public func root(of entity: Entity) -> Entity {
         ancestors(of: entity).last ?? entity
@@ -259,7 +158,7 @@ public struct Model: Sendable {
 
     /// Entities whose `parentEntity` is this one.
     public func subentities(of entity: Entity) -> [Entity] {
-        (subentityIndexesByParent[entity.name] ?? []).map { entities[$0] }
+        (index.subentityIndexesByParent[entity.name] ?? []).map { entities[$0] }
     }
 
     /// Every descendant, breadth first, each once even if the hierarchy is cyclic.
@@ -296,11 +195,11 @@ public struct Model: Sendable {
 
     /// The property the entity itself declares, ignoring inheritance.
     public func ownProperty(named name: String, in entity: Entity) -> Property? {
-        guard let index = entityIndexByName[entity.name], entities[index].location == entity.location else {
+        guard let entityIndex = index.entityIndexByName[entity.name], entities[entityIndex].location == entity.location else {
             return entity.properties.first { $0.name == name }
         }
-        let owner = entities[index]
-        switch Self.slot(ofProperty: name, table: propertyTables[index], names: propertyNames, of: slots[index]) {
+        let owner = entities[entityIndex]
+        switch index.slot(ofProperty: name, inEntityAt: entityIndex) {
         case .attribute(let slot)?: return .attribute(owner.attributes[slot])
         case .relationship(let slot)?: return .relationship(owner.relationships[slot])
         case .fetchedProperty(let slot)?: return .fetchedProperty(owner.fetchedProperties[slot])
@@ -308,24 +207,12 @@ public struct Model: Sendable {
         }
     }
 
-    /// Where the entity's own property `name` sits: attributes first, then relationships, then
-    /// fetched properties, the first declaration of a name winning, as in Core Data's tables.
-    private static func slot(ofProperty name: String, table: [String: PropertySlot]?, names: [String],
-                             of entity: EntitySlots) -> PropertySlot? {
-        if let table { return table[name] }
-        // Comparing the stored lengths first settles most names without comparing text.
-        let length = name.utf8.count
-        for index in entity.firstName..<entity.endOfNames where names[index].utf8.count == length && names[index] == name {
-            return entity.property(atOffset: index - entity.firstName)
-        }
-        return nil
-    }
-
     /// The names of the entity at `index` in `entities`, in the order of its `properties`
     /// (attributes, relationships, fetched properties). Reading names here is much faster than
     /// reading them from each property of a large model.
-    public func ownPropertyNames(ofEntityAt index: Int) -> ArraySlice<String> {
-        propertyNames[slots[index].firstName..<slots[index].endOfNames]
+    public func ownPropertyNames(ofEntityAt entityIndex: Int) -> ArraySlice<String> {
+        let slots = index.slots[entityIndex]
+        return index.propertyNames[slots.firstName..<slots.endOfNames]
     }
 
     /// Attributes the entity declares or inherits, ancestors' first.
@@ -342,31 +229,39 @@ public struct Model: Sendable {
     /// model's own (built elsewhere, or changed since it was read from the model), or that the
     /// model holds at more than one position.
     public func position(of relationship: Relationship) -> RelationshipPosition? {
-        positionByRelationship[ObjectIdentifier(relationship.storage)] ?? nil
+        index.positionByRelationship[ObjectIdentifier(relationship.storage)] ?? nil
     }
 
+    /// The relationship at `position`, read from the model's flat table.
     public func relationship(at position: RelationshipPosition) -> Relationship {
-        entities[position.entityIndex].relationships[position.relationshipIndex]
+        index.relationships[documentIndex(of: position)]
     }
 
     /// Where the inverse of the relationship at `position` is declared (see `inverse(of:)`).
     public func inversePosition(of position: RelationshipPosition) -> RelationshipPosition? {
-        inversePositions[documentIndex(of: position)]
+        index.inversePositions[documentIndex(of: position)]
     }
 
     /// How many relationships the entities declare in all.
-    public var relationshipCount: Int { relationshipTraits.count }
+    public var relationshipCount: Int { index.relationshipTraits.count }
 
     /// The relationship's place among all the model's relationships in document order (entity by
     /// entity), from 0 to `relationshipCount - 1`: an index for a flat array of per-relationship
     /// values.
     public func documentIndex(of position: RelationshipPosition) -> Int {
-        slots[position.entityIndex].firstRelationship + position.relationshipIndex
+        index.slots[position.entityIndex].firstRelationship + position.relationshipIndex
+    }
+
+    /// The index in `entities` of the entity the relationship at `position` names as its
+    /// destination (the first of that name); nil when it names none or one the model lacks.
+    public func destinationIndex(ofRelationshipAt position: RelationshipPosition) -> Int? {
+        let destination = index.destinationIndexes[documentIndex(of: position)]
+        return destination < 0 ? nil : Int(destination)
     }
 
     /// What rules test first about the relationship at `position`.
     public func traits(ofRelationshipAt position: RelationshipPosition) -> RelationshipTraits {
-        relationshipTraits[documentIndex(of: position)]
+        index.relationshipTraits[documentIndex(of: position)]
     }
 
     /// Where the relationships whose traits pass `test` are declared, in document order
@@ -378,10 +273,10 @@ public struct Model: Sendable {
     ) -> [RelationshipPosition] {
         var positions: [RelationshipPosition] = []
         for entityIndex in entities.indices {
-            let first = slots[entityIndex].firstRelationship
-            for slot in first..<first + slots[entityIndex].relationshipCount {
-                let inverse = inversePositions[slot].map(traits(ofRelationshipAt:))
-                guard test(relationshipTraits[slot], inverse) else { continue }
+            let first = index.slots[entityIndex].firstRelationship
+            for slot in first..<first + index.slots[entityIndex].relationshipCount {
+                let inverse = index.inversePositions[slot].map(traits(ofRelationshipAt:))
+                guard test(index.relationshipTraits[slot], inverse) else { continue }
                 positions.append(RelationshipPosition(entityIndex: entityIndex, relationshipIndex: slot - first))
             }
         }
@@ -393,8 +288,8 @@ public struct Model: Sendable {
     public func attributePositions(where test: (AttributeTraits) -> Bool) -> [AttributePosition] {
         var positions: [AttributePosition] = []
         for entityIndex in entities.indices {
-            let first = slots[entityIndex].firstAttribute
-            for slot in first..<first + slots[entityIndex].attributeCount where test(attributeTraits[slot]) {
+            let first = index.slots[entityIndex].firstAttribute
+            for slot in first..<first + index.slots[entityIndex].attributeCount where test(index.attributeTraits[slot]) {
                 positions.append(AttributePosition(entityIndex: entityIndex, attributeIndex: slot - first))
             }
         }
@@ -402,8 +297,14 @@ public struct Model: Sendable {
     }
 
     /// What rules test first about the attribute at `position`.
-    public func traits(ofAttributeAt position: AttributePosition) -> AttributeTraits {
-        attributeTraits[slots[position.entityIndex].firstAttribute + position.attributeIndex]
+    /// The attribute at `position`, as `entities[position.entityIndex].attributes[position.attributeIndex]`
+    /// but read from the model's flat table.
+    public func attribute(at position: AttributePosition) -> Attribute {
+        index.attributes[index.slots[position.entityIndex].firstAttribute + position.attributeIndex]
+    }
+
+        public func traits(ofAttributeAt position: AttributePosition) -> AttributeTraits {
+        index.attributeTraits[index.slots[position.entityIndex].firstAttribute + position.attributeIndex]
     }
 
     /// The entity a relationship points to, if the model has it.

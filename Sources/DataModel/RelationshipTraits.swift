@@ -9,20 +9,45 @@
 public struct RelationshipTraits: Hashable, Sendable {
     public var deletionRule: DeleteRule
     public var isToMany: Bool
+    public var isOrdered: Bool
     public var isOptional: Bool
     public var isTransient: Bool
     /// True when the file writes an `inverseName` (whether or not it resolves).
     public var hasInverseName: Bool
     /// `minCount`, or 0 when absent (as Core Data reads it).
     public var minimumCount: Int
+    /// True when an `inverseEntity` is written that differs from the destination.
+    public var namesOtherInverseEntity: Bool
+    /// True when a count, as a value or as written, is anything but 0 or 1 (what Xcode writes
+    /// for an ordinary relationship) or is not a whole number.
+    public var hasUnusualCount: Bool
 
     public init(_ relationship: Relationship) {
         deletionRule = relationship.deletionRule
         isToMany = relationship.isToMany
+        isOrdered = relationship.isOrdered
         isOptional = relationship.isOptional
         isTransient = relationship.isTransient
         hasInverseName = relationship.inverseName != nil
         minimumCount = relationship.minCount ?? 0
+        if let inverseEntity = relationship.inverseEntityName {
+            namesOtherInverseEntity = inverseEntity != relationship.destinationEntityName
+        } else {
+            namesOtherInverseEntity = false
+        }
+        hasUnusualCount = Self.isUnusual(relationship.minCount) || Self.isUnusual(relationship.maxCount)
+            || Self.isUnusual(relationship.minCountText) || Self.isUnusual(relationship.maxCountText)
+    }
+
+    private static func isUnusual(_ count: Int?) -> Bool {
+        guard let count else { return false }
+        return count != 0 && count != 1
+    }
+
+    private static func isUnusual(_ text: String?) -> Bool {
+        guard let text else { return false }
+        guard let count = Int(text) else { return true }
+        return isUnusual(count)
     }
 
     /// True when the relationship must hold at least one object at save (see

@@ -143,9 +143,65 @@ import Testing
         for position in model.attributePositions(where: { _ in true }) {
             let attribute = model.entities[position.entityIndex].attributes[position.attributeIndex]
             #expect(model.traits(ofAttributeAt: position) == AttributeTraits(attribute))
+            #expect(model.attribute(at: position) == attribute)
             #expect(model.traits(ofAttributeAt: position).isOptional == attribute.isOptional)
         }
         #expect(model.attributePositions(where: { _ in true }).count == 5)
+    }
+
+    /// Destinations, ancestors and the new traits, read from the tables, agree with what the
+    /// lookups by name find: unknown and missing destinations, a repeated entity name, an
+    /// unknown parent, an inheritance cycle, and counts written in every unusual way.
+    @Test func destinationAncestorAndCountTablesAgreeWithTheLookupsByName() throws {
+        let model = try Fixtures.model("""
+            <entity name="Animal" isAbstract="YES"/>
+            <entity name="Dog" parentEntity="Animal">
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="dogs" inverseEntity="Person"/>
+                <relationship name="nowhere" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Ghost"/>
+                <relationship name="unnamed" optional="YES" maxCount="1" deletionRule="Nullify"/>
+                <relationship name="other" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="x" inverseEntity="Animal"/>
+            </entity>
+            <entity name="Puppy" parentEntity="Dog"/>
+            <entity name="Person">
+                <relationship name="dogs" optional="YES" toMany="YES" minCount="2" maxCount="5" deletionRule="Nullify" destinationEntity="Dog" inverseName="owner" inverseEntity="Dog"/>
+                <relationship name="best" optional="YES" minCount="1" maxCount="1" deletionRule="Nullify" destinationEntity="Dog"/>
+                <relationship name="odd" optional="YES" maxCount="many" deletionRule="Nullify" destinationEntity="Dog"/>
+                <relationship name="negative" optional="YES" minCount="-1" deletionRule="Nullify" destinationEntity="Dog"/>
+            </entity>
+            <entity name="Person" parentEntity="Dog"/>
+            <entity name="Orphan" parentEntity="Missing"/>
+            <entity name="X" parentEntity="Y"/>
+            <entity name="Y" parentEntity="X"/>
+            """)
+        for (entityIndex, entity) in model.entities.enumerated() {
+            // The ancestors by index are the ancestors by name, for the first of a repeated name too.
+            let expected = model.ancestors(of: entity).map { model.entityIndex(named: $0.name) }
+            #expect(model.ancestorIndexes(ofEntityAt: entityIndex) == expected, "\(entity.name) at \(entityIndex)")
+            #expect(model.parentIndex(ofEntityAt: entityIndex) == entity.parentEntityName.flatMap(model.entityIndex(named:)))
+            #expect(model.nameOfEntity(at: entityIndex) == entity.name)
+            for (relationshipIndex, relationship) in entity.relationships.enumerated() {
+                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                #expect(model.relationship(at: position) == relationship)
+                #expect(model.destinationIndex(ofRelationshipAt: position)
+                        == relationship.destinationEntityName.flatMap(model.entityIndex(named:)))
+                let traits = model.traits(ofRelationshipAt: position)
+                #expect(traits.namesOtherInverseEntity
+                        == (relationship.inverseEntityName.map { $0 != relationship.destinationEntityName } ?? false))
+            }
+        }
+        #expect(model.ancestorIndexes(ofEntityAt: 2) == [1, 0])
+        #expect(model.ancestorIndexes(ofEntityAt: 4) == [1, 0])  // the second "Person"
+        #expect(model.ancestorIndexes(ofEntityAt: 5).isEmpty)    // an unknown parent
+        #expect(model.ancestorIndexes(ofEntityAt: 6) == [7])     // the cycle stops
+        #expect(model.destinationIndex(ofRelationshipAt: RelationshipPosition(entityIndex: 1, relationshipIndex: 0)) == 3)
+        #expect(model.destinationIndex(ofRelationshipAt: RelationshipPosition(entityIndex: 1, relationshipIndex: 1)) == nil)
+        #expect(model.destinationIndex(ofRelationshipAt: RelationshipPosition(entityIndex: 1, relationshipIndex: 2)) == nil)
+        // Counts of 0 and 1 are ordinary; anything else, or anything not a whole number, is not.
+        let unusual = model.relationshipPositions { traits, _ in traits.hasUnusualCount }
+            .map { model.relationship(at: $0).name }
+        #expect(unusual == ["dogs", "odd", "negative"])
+        #expect(model.relationshipPositions { traits, _ in traits.namesOtherInverseEntity }
+            .map { model.relationship(at: $0).name } == ["other"])
     }
 
     @Test func inverseLookupStopsOnAnInheritanceCycle() throws {

@@ -1,0 +1,207 @@
+/// The lookup tables a `Model` answers from: entities by name, sub-entities by parent, every
+/// entity's own property names, each relationship's inverse and destination, and the traits
+/// rules test first. Plain arrays in document order, built once when the model is made.
+///
+/// A model of thousands of entities keeps every entity, attribute and relationship in its own
+/// heap block, spread over a hundred megabytes; a rule that visits every block misses the cache
+/// at each one. These tables hold what rules test first, read in order.
+struct ModelIndex: Sendable {
+    /// Where each entity's entries sit in the flat tables below.
+    struct EntitySlots: Sendable {
+        /// The entity's names are `propertyNames[firstName ..< endOfNames]`.
+        var firstName: Int
+        var attributeCount: Int
+        var relationshipCount: Int
+        var endOfNames: Int
+        /// Its attributes' traits start at `attributeTraits[firstAttribute]`.
+        var firstAttribute: Int
+        /// Its relationships' entries (inverse, destination, traits) start at `firstRelationship`.
+        var firstRelationship: Int
+
+        /// What the entity's property at `offset` (in `propertyNames` order) is.
+        func property(atOffset offset: Int) -> PropertySlot {
+            if offset < attributeCount { return .attribute(offset) }
+            if offset < attributeCount + relationshipCount { return .relationship(offset - attributeCount) }
+            return .fetchedProperty(offset - attributeCount - relationshipCount)
+        }
+    }
+
+    enum PropertySlot: Sendable {
+        case attribute(Int)
+        case relationship(Int)
+        case fetchedProperty(Int)
+    }
+
+    /// The first entity of each name: Core Data's own tables keep the first declaration, and a
+    /// duplicate is a rule's business, not the loader's.
+    var entityIndexByName: [String: Int] = [:]
+    var subentityIndexesByParent: [String: [Int]] = [:]
+    /// For entities with many properties, where each own property sits (indexes, not copies).
+    /// Smaller entities are scanned: comparing a dozen names is cheaper than hashing one, and
+    /// building 10,000 small dictionaries would cost more than every lookup made in them.
+    var propertyTables: [Int: [String: PropertySlot]] = [:]
+    static let scannedPropertyCount = 24
+    /// Every entity's own property names in one array, attributes first, then relationships,
+    /// then fetched properties (the order of `Entity.properties`), so a pass over every name
+    /// reads memory in order instead of visiting every property's block.
+    var propertyNames: [String] = []
+    var slots: [EntitySlots] = []
+    /// Each relationship's declaration, found by the identity of its storage: rules hold copies
+    /// of the model's relationships, and a copy shares its storage until it is changed.
+    /// A model built by hand may hold one relationship value at several positions; those share
+    /// a storage, so identity cannot tell them apart and they get no entry.
+    var positionByRelationship: [ObjectIdentifier: RelationshipPosition?] = [:]
+    /// Per relationship, in document order: where the relationship its `inverseName` names is
+    /// declared. Resolved once here because nearly every relationship rule asks.
+    var inversePositions: [RelationshipPosition?] = []
+    /// Per relationship, in document order: the index of the entity its `destinationEntity`
+    /// names, or -1 when it names none or an unknown one. `Int32` keeps the table small.
+    var destinationIndexes: [Int32] = []
+    /// Per entity: the parent it names, and the index of that entity, or -1 when it names none
+    /// or an unknown one.
+    var parentNames: [String?] = []
+    var parentIndexes: [Int32] = []
+    /// Per entity: the index of the first entity of its name (its own, unless it repeats a name).
+    var namesakeIndexes: [Int32] = []
+    /// Per relationship, in document order: what rules test first (see `RelationshipTraits`).
+    var relationshipTraits: [RelationshipTraits] = []
+    /// Per entity attribute, in document order: what rules test first (see `AttributeTraits`).
+    var attributeTraits: [AttributeTraits] = []
+    /// Every entity attribute and relationship in document order, and every entity's name: a
+    /// rule that reports one reaches it in one step, not through its entity's block and array.
+    var attributes: [Attribute] = []
+    var relationships: [Relationship] = []
+    var entityNames: [String] = []
+
+    init(entities: [Entity]) {
+        var builder = Builder()
+        builder.reserveCapacity(entities.count)
+        for entity in entities { builder.append(entity) }
+        self = builder.finish()
+    }
+
+    private init() {}
+
+    /// Collects the tables one entity at a time, in document order; the inverses, which need
+    /// every entity's name, are resolved at the end from names copied on the way.
+    private struct Builder {
+        private var index = ModelIndex()
+        /// Per relationship: the names its inverse is resolved from once every entity is known.
+        private var pendingInverses: [PendingInverse] = []
+
+        private struct PendingInverse {
+            /// `inverseEntity`, or the destination when no inverse entity is written.
+            var ownerName: String?
+            var inverseName: String?
+            var destinationName: String?
+        }
+
+        init() {}
+
+        mutating func reserveCapacity(_ entityCount: Int) {
+            index.slots.reserveCapacity(entityCount)
+            index.entityIndexByName.reserveCapacity(entityCount)
+            index.parentNames.reserveCapacity(entityCount)
+        }
+
+        mutating func append(_ entity: Entity) {
+            let entityIndex = index.slots.count
+            let attributes = entity.attributes, relationships = entity.relationships
+            let fetchedProperties = entity.fetchedProperties
+            let propertyCount = attributes.count + relationships.count + fetchedProperties.count
+            let firstRelationship = index.relationshipTraits.count
+            let slots = EntitySlots(
+                firstName: index.propertyNames.count, attributeCount: attributes.count,
+                relationshipCount: relationships.count, endOfNames: index.propertyNames.count + propertyCount,
+                firstAttribute: index.attributeTraits.count, firstRelationship: firstRelationship)
+            index.slots.append(slots)
+            for attribute in attributes {
+                index.propertyNames.append(attribute.name)
+                index.attributeTraits.append(AttributeTraits(attribute))
+                index.attributes.append(attribute)
+            }
+            for (relationshipIndex, relationship) in relationships.enumerated() {
+                index.propertyNames.append(relationship.name)
+                index.relationshipTraits.append(RelationshipTraits(relationship))
+                index.relationships.append(relationship)
+                let destination = relationship.destinationEntityName
+                pendingInverses.append(PendingInverse(
+                    ownerName: relationship.inverseEntityName ?? destination,
+                    inverseName: relationship.inverseName, destinationName: destination))
+                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                let identity = ObjectIdentifier(relationship.storage)
+                index.positionByRelationship[identity] = index.positionByRelationship[identity] == nil ? position : .some(nil)
+            }
+            for fetched in fetchedProperties { index.propertyNames.append(fetched.name) }
+
+            let name = entity.name
+            index.entityNames.append(name)
+            if index.entityIndexByName[name] == nil { index.entityIndexByName[name] = entityIndex }
+            index.namesakeIndexes.append(Int32(truncatingIfNeeded: index.entityIndexByName[name]!))
+            let parentName = entity.parentEntityName
+            index.parentNames.append(parentName)
+            if let parentName { index.subentityIndexesByParent[parentName, default: []].append(entityIndex) }
+
+            guard propertyCount > ModelIndex.scannedPropertyCount else { return }
+            // The first declaration of a name wins; duplicates are a rule's business.
+            var own: [String: PropertySlot] = [:]
+            own.reserveCapacity(propertyCount)
+            for offset in 0..<propertyCount where own[index.propertyNames[slots.firstName + offset]] == nil {
+                own[index.propertyNames[slots.firstName + offset]] = slots.property(atOffset: offset)
+            }
+            index.propertyTables[entityIndex] = own
+        }
+
+        /// The finished tables: destinations and inverses resolved now that every name is known.
+        consuming func finish() -> ModelIndex {
+            var result = index
+            result.parentIndexes = result.parentNames.map { name in
+                name.flatMap { result.entityIndexByName[$0] }.map { Int32(truncatingIfNeeded: $0) } ?? -1
+            }
+            result.inversePositions.reserveCapacity(pendingInverses.count)
+            result.destinationIndexes.reserveCapacity(pendingInverses.count)
+            for pending in pendingInverses {
+                let destination = pending.destinationName.flatMap { result.entityIndexByName[$0] }
+                result.destinationIndexes.append(destination.map { Int32(truncatingIfNeeded: $0) } ?? -1)
+                result.inversePositions.append(result.resolveInverse(named: pending.inverseName, in: pending.ownerName))
+            }
+            return result
+        }
+    }
+
+    /// Where the relationship `inverseName` of `ownerName` (or of an ancestor) is declared;
+    /// nil when either is missing or the name belongs to an attribute or fetched property.
+    private func resolveInverse(named inverseName: String?, in ownerName: String?) -> RelationshipPosition? {
+        guard let inverseName, let ownerName, var current = entityIndexByName[ownerName] else { return nil }
+        // Parent chains are short: only a long one pays for a set to notice a cycle.
+        var steps = 0
+        var visited: Set<Int>?
+        while true {
+            switch slot(ofProperty: inverseName, inEntityAt: current) {
+            case .relationship(let slot)?: return RelationshipPosition(entityIndex: current, relationshipIndex: slot)
+            case .attribute?, .fetchedProperty?: return nil
+            case nil:
+                guard parentIndexes[current] >= 0 else { return nil }
+                current = Int(parentIndexes[current])
+            }
+            steps += 1
+            if steps > 32 {
+                if visited == nil { visited = [] }
+                if visited?.insert(current).inserted == false { return nil }  // an inheritance cycle
+            }
+        }
+    }
+
+    /// Where the entity's own property `name` sits; the first of that name wins.
+    func slot(ofProperty name: String, inEntityAt entityIndex: Int) -> PropertySlot? {
+        if let table = propertyTables[entityIndex] { return table[name] }
+        let entity = slots[entityIndex]
+        // Comparing the stored lengths first settles most names without comparing text.
+        let length = name.utf8.count
+        for index in entity.firstName..<entity.endOfNames
+        where propertyNames[index].utf8.count == length && propertyNames[index] == name {
+            return entity.property(atOffset: index - entity.firstName)
+        }
+        return nil
+    }
+}
