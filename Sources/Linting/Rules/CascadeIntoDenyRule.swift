@@ -67,26 +67,25 @@ public struct CascadeIntoDenyRule: Rule {
         // The Deny relationships that can fail a cascade, per declaring entity.
         var denials = [[Relationship]](repeating: [], count: graph.entityCount)
         var anyDenial = false
-        for (index, entity) in model.entities.enumerated() {
-            denials[index] = entity.relationships.filter { relationship in
-                guard relationship.deletionRule == .deny else { return false }
-                if !relationship.isToMany, let inverse = model.resolvedInverse(of: relationship),
-                   inverse.relationship.deletionRule == .cascade {
-                    return false  // its only destination is the object cascading into it
-                }
-                return true
-            }
-            anyDenial = anyDenial || !denials[index].isEmpty
+        // Chosen by traits. A to-one Deny whose inverse cascades is left out: its only
+        // destination is the object cascading into it.
+        let candidates = model.model.relationshipPositions { traits, inverse in
+            traits.deletionRule == .deny && (traits.isToMany || inverse?.deletionRule != .cascade)
+        }
+        for position in candidates {
+            denials[position.entityIndex].append(model.model.relationship(at: position))
+            anyDenial = true
         }
         guard anyDenial else { return [] }
 
         // Breadth first backwards from every entity declaring a Deny: for each node, the next step
         // towards the nearest one, and enough about the rest of the path to print it in O(1).
         let unreached = -1
-        var reverse = [[(source: Int, relationship: Int?)]](repeating: [], count: graph.nodeCount)
+        var reversed = Adjacency<(source: Int, relationship: Int?)>.Builder(nodeCount: graph.nodeCount)
         for source in 0..<graph.nodeCount {
-            for edge in graph.edges[source] { reverse[edge.target].append((source, edge.relationship)) }
+            for edge in graph.edges[source] { reversed.add(from: edge.target, (source, edge.relationship)) }
         }
+        let reverse = reversed.finish()
         var next = [Int](repeating: unreached, count: graph.nodeCount)
         var nextRelationship = [Int?](repeating: nil, count: graph.nodeCount)
         var target = [Int](repeating: unreached, count: graph.nodeCount)

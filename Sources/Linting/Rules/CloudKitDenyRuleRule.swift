@@ -48,9 +48,8 @@ public struct CloudKitDenyRuleRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.relationships.compactMap { declared in
-            guard declared.relationship.deletionRule == .deny else { return nil }
-            return declared.violation(
+        model.cloudKitScope.relationships(in: model.model) { $0.deletionRule == .deny }.map { declared in
+            declared.violation(
                 "CloudKit integration does not support the delete rule of "
                     + "'\(declared.entity.name):\(declared.relationship.name) - Deny'; use Nullify or Cascade",
                 suggestion: "set the delete rule of '\(declared.qualifiedName)' to Nullify")

@@ -44,8 +44,7 @@ public struct CloudKitMissingInverseRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.relationships.compactMap { declared in
-            guard declared.relationship.inverseName == nil else { return nil }
+        model.cloudKitScope.relationships(in: model.model) { !$0.hasInverseName }.map { declared in
             let destination = declared.relationship.destinationEntityName ?? "its destination"
             return declared.violation(
                 "CloudKit integration requires that all relationships have an inverse: '\(declared.qualifiedName)' does not; "

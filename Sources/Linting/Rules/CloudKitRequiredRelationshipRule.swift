@@ -47,9 +47,8 @@ public struct CloudKitRequiredRelationshipRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.relationships.compactMap { declared in
-            guard !declared.relationship.isOptional, !declared.relationship.isTransient else { return nil }
-            return declared.violation(
+        model.cloudKitScope.relationships(in: model.model) { !$0.isOptional && !$0.isTransient }.map { declared in
+            declared.violation(
                 "CloudKit integration requires that all relationships be optional: '\(declared.qualifiedName)' is not; "
                     + "make it optional")
         }

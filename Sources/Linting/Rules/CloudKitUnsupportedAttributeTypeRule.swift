@@ -43,7 +43,10 @@ public struct CloudKitUnsupportedAttributeTypeRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.attributes.compactMap { declared in
+        let candidates = model.cloudKitScope.attributes(in: model.model) { traits in
+            !traits.isTransient && (traits.attributeType == .undefined || traits.attributeType == .objectID)
+        }
+        return candidates.compactMap { declared in
             guard !declared.attribute.isTransient, let type = declared.attribute.attributeType,
                   type == .undefined || type == .objectID
             else { return nil }

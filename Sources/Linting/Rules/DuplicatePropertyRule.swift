@@ -59,14 +59,20 @@ public struct DuplicatePropertyRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         let entities = model.entities
+        // Each ancestor's names, made once however many sub-entities inherit them.
+        var namesOfEntity = [NameList?](repeating: nil, count: entities.count)
         for entityIndex in entities.indices {
-            let entity = entities[entityIndex]
-            // Names from the model's flat table: only a reported property is read itself.
+            // Names and ancestors from the model's tables: only a reported entity is read itself.
             let names = model.ownPropertyNames(ofEntityAt: entityIndex)
             // A dozen names are compared faster than hashed; a large entity gets a set.
             var seen: Set<String>? = names.count > 16 ? [] : nil
-            let ancestors = model.ancestors(of: entity)
-            let inherited = Self.ancestorNames(ancestors, in: model)
+            let ancestors = model.model.ancestorIndexes(ofEntityAt: entityIndex)
+            let inherited = ancestors.map { ancestor in
+                if let made = namesOfEntity[ancestor] { return made }
+                let made = NameList(model.ownPropertyNames(ofEntityAt: ancestor))
+                namesOfEntity[ancestor] = made
+                return made
+            }
             for index in names.indices {
                 let name = names[index]
                 let length = name.utf8.count
@@ -78,13 +84,14 @@ public struct DuplicatePropertyRule: Rule {
                 // The nearest ancestor declaring the name, if any.
                 let declarer = isRepeated ? nil : inherited.firstIndex { $0.contains(name) }
                 guard isRepeated || declarer != nil else { continue }
+                let entity = entities[entityIndex]
                 let property = entity.properties[index - names.startIndex]
                 if isRepeated {
                     violations.append(Violation(
                         message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; "
                             + "remove or rename the second declaration",
                         location: property.location, entityName: entity.name, propertyName: property.name))
-                } else if let ancestor = declarer.map({ ancestors[$0] }) {
+                } else if let ancestor = declarer.map({ entities[ancestors[$0]] }) {
                     violations.append(Violation(
                         message: "'\(entity.name).\(property.name)' redeclares '\(ancestor.name).\(property.name)', "
                             + "which '\(entity.name)' already "
@@ -94,17 +101,6 @@ public struct DuplicatePropertyRule: Rule {
             }
         }
         return violations
-    }
-
-    /// Each ancestor's own property names, nearest ancestor first: from the model's flat table
-    /// (an entity from elsewhere is read directly), and as a set for an ancestor with many.
-    private static func ancestorNames(_ ancestors: [Entity], in model: LintedModel) -> [NameList] {
-        ancestors.map { ancestor in
-            if let index = model.entityIndex(named: ancestor.name), model.entities[index].location == ancestor.location {
-                return NameList(model.ownPropertyNames(ofEntityAt: index))
-            }
-            return NameList(ArraySlice(ancestor.properties.map(\.name)))
-        }
     }
 
     /// An entity's own property names, scanned when few (comparing lengths first) and hashed

@@ -40,8 +40,10 @@ public struct EntityNameCaseRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.entities.compactMap { entity in
-            guard let first = entity.name.first, !first.isUppercase else { return nil }
+        // Names from the model's flat table: only a reported entity is read itself.
+        model.entities.indices.compactMap { entityIndex in
+            guard let first = model.model.nameOfEntity(at: entityIndex).first, !first.isUppercase else { return nil }
+            let entity = model.entities[entityIndex]
             let suggestion = Naming.uppercasingFirst(String(entity.name.drop { !$0.isLetter }))
             return Violation(
                 message: "entity '\(entity.name)' should start with an uppercase letter; rename it"

@@ -40,8 +40,12 @@ public struct InvalidParentEntityRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
-        for entity in model.entities {
-            guard let parentName = entity.parentEntityName, model.entityIndex(named: parentName) == nil else { continue }
+        // Parents from the model's tables: only a reported entity is read itself.
+        for entityIndex in model.entities.indices {
+            guard let parentName = model.model.parentName(ofEntityAt: entityIndex),
+                  model.model.parentIndex(ofEntityAt: entityIndex) == nil
+            else { continue }
+            let entity = model.entities[entityIndex]
             violations.append(Violation(
                 message: "'\(entity.name)' has parent entity '\(parentName)', which is not an entity of this model; "
                     + "set an existing parent or remove it",
@@ -68,24 +72,24 @@ public struct InvalidParentEntityRule: Rule {
         // large model. Entities sharing a name are one node, the first declared, as
         // `entity(named:)` and `parent(of:)` find them.
         enum State: UInt8 { case unvisited, walking, done }
-        let entities = model.entities
-        var state = [State](repeating: .unvisited, count: entities.count)
+        let count = model.entities.count
+        var state = [State](repeating: .unvisited, count: count)
         var cycles: [[String]] = []
         var path: [Int] = []
-        for index in entities.indices {
-            guard let start = model.entityIndex(named: entities[index].name), state[start] == .unvisited else { continue }
+        for index in 0..<count {
+            guard let start = model.entityIndex(named: model.nameOfEntity(at: index)), state[start] == .unvisited else { continue }
             path.removeAll(keepingCapacity: true)
             var current: Int? = start
             while let next = current {
                 if state[next] != .unvisited {
                     if state[next] == .walking, let at = path.firstIndex(of: next) {
-                        cycles.append(path[at...].map { entities[$0].name })
+                        cycles.append(path[at...].map(model.nameOfEntity(at:)))
                     }
                     break
                 }
                 state[next] = .walking
                 path.append(next)
-                current = entities[next].parentEntityName.flatMap(model.entityIndex(named:))
+                current = model.parentIndex(ofEntityAt: next)
             }
             for node in path { state[node] = .done }
         }

@@ -77,16 +77,16 @@ public struct InverseMismatchRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        let ambiguous = model.ambiguousInverseGroups
         var violations: [Violation] = []
-        for declared in model.declaredRelationships {
+        // No inverse named is missing_inverse's business. Most of the rest are one half of a
+        // well-made pair, which the model's tables settle without visiting the relationship.
+        let candidates = model.model.relationshipPositions { traits, _ in traits.hasInverseName }
+        for position in candidates where !Self.isWellMadePair(position, in: model.model) {
+            let declared = DeclaredRelationship(position, in: model.model)
             let relationship = declared.relationship
             guard let inverseName = relationship.inverseName,
                   let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName
-            else { continue }  // no inverse: missing_inverse's business
-            // Most relationships are one half of a well-made pair; the model's inverse table
-            // settles those without building a declaration or looking up a name.
-            if Self.isWellMadePair(declared, in: model.model) { continue }
+            else { continue }
             guard let inverse = model.resolvedInverse(of: declared) else {
                 // An unknown entity is unknown_destination's business.
                 guard let owner = model.entity(named: ownerName) else { continue }
@@ -95,7 +95,7 @@ public struct InverseMismatchRule: Rule {
                     + "'\(ownerName)' \(what) named '\(inverseName)'; choose a relationship of '\(ownerName)' that points back"))
                 continue
             }
-            if ambiguous.isMember(declared) { continue }  // ambiguous_inverse reports the group once
+            if model.ambiguousInverseGroups.isMember(declared) { continue }  // ambiguous_inverse reports the group once
             if let destination = relationship.destinationEntityName, let inverseEntity = relationship.inverseEntityName,
                model.entity(named: destination) != nil, !model.areInSameLine(destination, inverseEntity) {
                 violations.append(violation(declared, "'\(declared.qualifiedName)' has destination '\(destination)' but inverse entity "
@@ -134,15 +134,12 @@ public struct InverseMismatchRule: Rule {
     /// True when every check below would pass: the inverse names this relationship back, has
     /// this entity as its destination, and no inverse entity other than the destination is
     /// written. (Ambiguous groups cannot pass: the claimed relationship names one of them back.)
-    private static func isWellMadePair(_ declared: DeclaredRelationship, in model: Model) -> Bool {
-        guard let position = declared.position, let inversePosition = model.inversePosition(of: position),
-              model.inversePosition(of: inversePosition) == position
+    private static func isWellMadePair(_ position: RelationshipPosition, in model: Model) -> Bool {
+        guard let inversePosition = model.inversePosition(of: position),
+              model.inversePosition(of: inversePosition) == position,
+              !model.traits(ofRelationshipAt: position).namesOtherInverseEntity
         else { return false }
-        let relationship = declared.relationship
-        if let inverseEntity = relationship.inverseEntityName, inverseEntity != relationship.destinationEntityName {
-            return false
-        }
-        return model.relationship(at: inversePosition).destinationEntityName == declared.entity.name
+        return model.destinationIndex(ofRelationshipAt: inversePosition) == position.entityIndex
     }
 
     private func violation(_ declared: DeclaredRelationship, _ message: String) -> Violation {

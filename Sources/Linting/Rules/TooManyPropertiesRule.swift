@@ -40,11 +40,15 @@ public struct TooManyPropertiesRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.entities.compactMap { entity in
-            let lineage = model.ancestors(of: entity) + [entity]
-            let count = lineage.reduce(0) { $0 + $1.propertyCount }
+        // Counted from the model's tables: only an entity that is reported is visited.
+        model.entities.indices.compactMap { entityIndex in
+            let own = model.ownPropertyNames(ofEntityAt: entityIndex).count
+            let inherited = model.model.ancestorIndexes(ofEntityAt: entityIndex).reduce(0) {
+                $0 + model.ownPropertyNames(ofEntityAt: $1).count
+            }
+            let count = own + inherited
             guard count > Self.maximumPropertyCount else { return nil }
-            let inherited = count - entity.propertyCount
+            let entity = model.entities[entityIndex]
             return Violation(
                 message: "'\(entity.name)' has \(count) properties\(inherited > 0 ? " (\(inherited) inherited)" : ""), "
                     + "more than \(Self.maximumPropertyCount); split it into related entities",

@@ -49,7 +49,14 @@ public struct UnknownDestinationRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
-        for declared in model.declaredRelationships {
+        // The model resolved every destination when it was built: only relationships whose
+        // destination it did not find, or that write a different inverse entity, need a look.
+        let candidates = model.model.relationshipPositions { _, _ in true }.filter { position in
+            model.model.destinationIndex(ofRelationshipAt: position) == nil
+                || model.model.traits(ofRelationshipAt: position).namesOtherInverseEntity
+        }
+        for position in candidates {
+            let declared = DeclaredRelationship(position, in: model.model)
             let relationship = declared.relationship
             var problems: [String] = []
             if let destination = relationship.destinationEntityName {

@@ -28,7 +28,8 @@ struct CascadeGraph {
     let sourceEntity: [Int]
     /// The `kind` node each relationship leads to.
     let destinationNode: [Int]
-    let edges: [[Edge]]
+    /// Each node's outgoing edges, in the order they were added.
+    let edges: Adjacency<Edge>
 
     func kind(_ entity: Int) -> Int { entity }
     func exact(_ entity: Int) -> Int { entityCount + entity }
@@ -37,46 +38,38 @@ struct CascadeGraph {
 
     /// - Parameter follows: which relationships carry deletes (Cascade, usually).
     init(model: Model, follows: (RelationshipTraits) -> Bool) {
-        let entities = model.entities
-        let count = entities.count
-        // The model's own table: the first entity of each name, as `entity(named:)` finds it.
-        let indexByName = model.entityIndex(named:)
-        let parent: [Int?] = entities.map { $0.parentEntityName.flatMap(indexByName) }
+        let count = model.entities.count
+        // The model's tables: parents and destinations by index (the first entity of a name, as
+        // `entity(named:)` finds it), so only followed relationships are ever visited.
+        let parent: [Int?] = (0..<count).map(model.parentIndex(ofEntityAt:))
         let hasSoundLineage = Self.soundLineages(parent: parent)
 
-        var edges = [[Edge]](repeating: [], count: 3 * count)
+        var edges = Adjacency<Edge>.Builder(nodeCount: 3 * count)
+        for index in 0..<count {
+            edges.add(from: index, Edge(target: count + index))                // kind -> exact
+            edges.add(from: count + index, Edge(target: 2 * count + index))    // exact -> declared
+            if hasSoundLineage[index], let parentIndex = parent[index] {
+                edges.add(from: parentIndex, Edge(target: index))                          // kind(parent) -> kind(child)
+                edges.add(from: 2 * count + index, Edge(target: 2 * count + parentIndex))  // declared -> declared(parent)
+            }
+        }
         var relationships: [DeclaredRelationship] = []
         var sourceEntity: [Int] = []
         var destinationNode: [Int] = []
-        for (index, entity) in entities.enumerated() {
-            edges[index].append(Edge(target: count + index))                // kind -> exact
-            edges[count + index].append(Edge(target: 2 * count + index))    // exact -> declared
-            if hasSoundLineage[index], let parentIndex = parent[index] {
-                edges[parentIndex].append(Edge(target: index))                          // kind(parent) -> kind(child)
-                edges[2 * count + index].append(Edge(target: 2 * count + parentIndex))  // declared -> declared(parent)
-            }
-            // Chosen by their traits, so relationships not followed are never visited.
-            let declaredRelationships = entity.relationships
-            for relationshipIndex in declaredRelationships.indices
-            where follows(model.traits(ofRelationshipAt: RelationshipPosition(entityIndex: index, relationshipIndex: relationshipIndex))) {
-                let relationship = declaredRelationships[relationshipIndex]
-                guard let destination = relationship.destinationEntityName.flatMap(indexByName) else { continue }
-                edges[2 * count + index].append(Edge(target: destination, relationship: relationships.count))
-                relationships.append(DeclaredRelationship(entity: entity, relationship: relationship,
-                                                           position: model.position(of: relationship)))
-                sourceEntity.append(index)
-                destinationNode.append(destination)
-            }
+        for position in model.relationshipPositions(where: { traits, _ in follows(traits) }) {
+            guard let destination = model.destinationIndex(ofRelationshipAt: position) else { continue }
+            edges.add(from: 2 * count + position.entityIndex, Edge(target: destination, relationship: relationships.count))
+            relationships.append(DeclaredRelationship(position, in: model))
+            sourceEntity.append(position.entityIndex)
+            destinationNode.append(destination)
         }
         self.entityCount = count
         self.relationships = relationships
         self.sourceEntity = sourceEntity
         self.destinationNode = destinationNode
-        self.edges = edges
+        self.edges = edges.finish()
     }
 
-    /// True for each entity whose parent chain ends at a root without looping. Each entity is
-    /// walked once, so this is linear even for a 10,000-deep chain.
     private static func soundLineages(parent: [Int?]) -> [Bool] {
         enum State { case unvisited, walking, sound, broken }
         var state = [State](repeating: .unvisited, count: parent.count)
@@ -119,9 +112,10 @@ struct CascadeGraph {
             stack.append(root); onStack[root] = true
             while let frame = frames.last {
                 let node = frame.node
-                if frame.edge < edges[node].count {
+                let outgoing = edges[node]
+                if frame.edge < outgoing.count {
                     frames[frames.count - 1].edge += 1
-                    let target = edges[node][frame.edge].target
+                    let target = outgoing[outgoing.startIndex + frame.edge].target
                     if index[target] == unvisited {
                         index[target] = nextIndex; lowLink[target] = nextIndex; nextIndex += 1
                         stack.append(target); onStack[target] = true
@@ -174,6 +168,49 @@ struct CascadeGraph {
             node = step.node
         }
         return path.reversed()
+    }
+}
+
+/// Every node's list of edges (or anything per node) in one array, node after node, rather than
+/// an array per node: a graph of a large model has three nodes per entity, and as many small
+/// heap blocks, scattered, cost more to make and to walk than the lists themselves.
+struct Adjacency<Element> {
+    /// Node `n`'s elements are `all[starts[n] ..< starts[n + 1]]`.
+    private let starts: [Int]
+    private let all: [Element]
+
+    subscript(node: Int) -> ArraySlice<Element> { all[starts[node]..<starts[node + 1]] }
+
+    /// Collects elements in any order of nodes; each node keeps its elements in the order added.
+    struct Builder {
+        private var nodes: [Int] = []
+        private var added: [Element] = []
+        private let nodeCount: Int
+
+        init(nodeCount: Int) { self.nodeCount = nodeCount }
+
+        mutating func add(from node: Int, _ element: Element) {
+            nodes.append(node)
+            added.append(element)
+        }
+
+        /// A counting sort by node, stable, so every node's elements keep their order.
+        func finish() -> Adjacency {
+            var starts = [Int](repeating: 0, count: nodeCount + 1)
+            for node in nodes { starts[node + 1] += 1 }
+            for node in 0..<nodeCount { starts[node + 1] += starts[node] }
+            var next = starts
+            // Every slot is written exactly once: each node's run holds exactly its elements.
+            let all = [Element](unsafeUninitializedCapacity: added.count) { buffer, initialized in
+                guard let base = buffer.baseAddress else { return }  // no elements
+                for (node, element) in zip(nodes, added) {
+                    (base + next[node]).initialize(to: element)
+                    next[node] += 1
+                }
+                initialized = added.count
+            }
+            return Adjacency(starts: starts, all: all)
+        }
     }
 }
 

@@ -3,35 +3,52 @@ import DataModel
 /// What NSPersistentCloudKitContainer syncs of a model: the entities of its CloudKit
 /// configurations, with the properties they declare or inherit (each declaration once).
 struct CloudKitScope {
-    let entityNames: Set<String>
-    /// Entities synced, in document order.
-    let entities: [Entity]
-    let attributes: [DeclaredAttribute]
-    let relationships: [DeclaredRelationship]
+    /// Entities synced, as indexes in `entities`, in document order.
+    let entityIndexes: [Int]
+    /// The attributes and relationships the synced entities declare or inherit, each declaring
+    /// entity's once (however many synced sub-entities inherit them), in document order of
+    /// the synced entities, ancestors' before their own. Positions, not copies: a rule chooses
+    /// by traits and visits only what it reports.
+    let attributePositions: [AttributePosition]
+    let relationshipPositions: [RelationshipPosition]
 
     init(model: Model) {
         let names = model.cloudKitEntityNames
-        entityNames = names
-        entities = names.isEmpty ? [] : model.entities.filter { names.contains($0.name) }
-        // Each declaring entity contributes its properties once, however many synced
-        // sub-entities inherit them; entities are told apart by where they are declared.
-        var seen: Set<SourceLocation> = []
-        var attributes: [DeclaredAttribute] = []
-        var relationships: [DeclaredRelationship] = []
-        for entity in entities {
+        let entities = model.entities
+        entityIndexes = names.isEmpty ? [] : entities.indices.filter { names.contains(entities[$0].name) }
+        var seen = Set<Int>()
+        var attributes: [AttributePosition] = []
+        var relationships: [RelationshipPosition] = []
+        for entityIndex in entityIndexes {
             // A synced sub-entity's record carries its ancestors' fields, synced or not.
-            for declaring in model.ancestors(of: entity).reversed() + [entity] where seen.insert(declaring.location).inserted {
-                for attribute in declaring.attributes {
-                    attributes.append(DeclaredAttribute(ownerName: declaring.name, attribute: attribute))
+            for declaring in model.ancestorIndexes(ofEntityAt: entityIndex).reversed() + [entityIndex]
+            where seen.insert(declaring).inserted {
+                let entity = entities[declaring]
+                for attributeIndex in entity.attributes.indices {
+                    attributes.append(AttributePosition(entityIndex: declaring, attributeIndex: attributeIndex))
                 }
-                for relationship in declaring.relationships {
-                    relationships.append(DeclaredRelationship(entity: declaring, relationship: relationship,
-                                                              position: model.position(of: relationship)))
+                for relationshipIndex in entity.relationships.indices {
+                    relationships.append(RelationshipPosition(entityIndex: declaring, relationshipIndex: relationshipIndex))
                 }
             }
         }
-        self.attributes = attributes
-        self.relationships = relationships
+        attributePositions = attributes
+        relationshipPositions = relationships
+    }
+
+    /// The synced entities themselves.
+    func entities(in model: Model) -> [Entity] {
+        entityIndexes.map { model.entities[$0] }
+    }
+
+    /// The synced relationships whose traits pass `test`, in scope order.
+    func relationships(in model: Model, where test: (RelationshipTraits) -> Bool) -> [DeclaredRelationship] {
+        relationshipPositions.filter { test(model.traits(ofRelationshipAt: $0)) }.map { DeclaredRelationship($0, in: model) }
+    }
+
+    /// The synced attributes whose traits pass `test`, in scope order.
+    func attributes(in model: Model, where test: (AttributeTraits) -> Bool) -> [DeclaredAttribute] {
+        attributePositions.filter { test(model.traits(ofAttributeAt: $0)) }.map { DeclaredAttribute($0, in: model) }
     }
 }
 

@@ -5,6 +5,16 @@ struct DeclaredAttribute: Sendable {
     var ownerName: String
     var attribute: Attribute
 
+    /// The attribute at `position` of the model's entities.
+    init(_ position: AttributePosition, in model: Model) {
+        self.init(ownerName: model.nameOfEntity(at: position.entityIndex), attribute: model.attribute(at: position))
+    }
+
+    init(ownerName: String, attribute: Attribute) {
+        self.ownerName = ownerName
+        self.attribute = attribute
+    }
+
     var qualifiedName: String { "\(ownerName).\(attribute.name)" }
 
     func violation(_ message: String, suggestion: String? = nil) -> Violation {
@@ -18,11 +28,7 @@ extension LintedModel {
     /// entities' attributes are chosen from the model's trait table without visiting the others;
     /// composites' (few) are tested one by one.
     func declaredAttributes(where test: (AttributeTraits) -> Bool) -> [DeclaredAttribute] {
-        let entities = model.entities
-        var declared = model.attributePositions(where: test).map { position in
-            let entity = entities[position.entityIndex]
-            return DeclaredAttribute(ownerName: entity.name, attribute: entity.attributes[position.attributeIndex])
-        }
+        var declared = model.attributePositions(where: test).map { DeclaredAttribute($0, in: model) }
         for composite in model.composites {
             for attribute in composite.attributes where test(AttributeTraits(attribute)) {
                 declared.append(DeclaredAttribute(ownerName: composite.name, attribute: attribute))

@@ -16,8 +16,8 @@ struct DeclaredRelationship: Sendable {
 
     /// The relationship at `position` in `model`, with the entity declaring it.
     init(_ position: RelationshipPosition, in model: Model) {
-        let entity = model.entities[position.entityIndex]
-        self.init(entity: entity, relationship: entity.relationships[position.relationshipIndex], position: position)
+        self.init(entity: model.entities[position.entityIndex], relationship: model.relationship(at: position),
+                  position: position)
     }
 
     var qualifiedName: String { "\(entity.name).\(relationship.name)" }
