@@ -38,6 +38,27 @@ public struct Model: Sendable {
         xmlAttributes: XMLAttributes = XMLAttributes(),
         location: SourceLocation? = nil
     ) {
+        self.init(file: file, version: version, entities: entities, configurations: configurations,
+                  fetchRequests: fetchRequests, composites: composites, userInfo: userInfo,
+                  unknownElements: unknownElements, xmlAttributes: xmlAttributes, location: location,
+                  index: nil)
+    }
+
+    /// The loader's way in: `index`, when given, was built while the document was read (see
+    /// `ConcurrentModelIndexBuilder`); nil builds it here from `entities`.
+    init(
+        file: String,
+        version: ModelVersion?,
+        entities: [Entity],
+        configurations: [Configuration],
+        fetchRequests: [FetchRequest],
+        composites: [Composite],
+        userInfo: UserInfo,
+        unknownElements: [UnknownElement],
+        xmlAttributes: XMLAttributes,
+        location: SourceLocation?,
+        index: ModelIndex?
+    ) {
         self.file = file
         self.version = version ?? ModelVersion(bundlePath: nil, name: "", bundleVersionNames: [], selection: .standalone)
         self.documentVersion = xmlAttributes["documentVersion"]
@@ -57,7 +78,12 @@ public struct Model: Sendable {
         self.xmlAttributes = xmlAttributes
         self.location = location ?? SourceLocation(file: file, line: 1, column: 1)
 
-        self.index = ModelIndex(entities: entities)
+        // An index built from other entities would answer wrongly for every one of them.
+        if let index, index.entityCount == entities.count {
+            self.index = index
+        } else {
+            self.index = ModelIndex(entities: entities)
+        }
     }
 
     // MARK: Entities

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The lookup tables a `Model` answers from: entities by name, sub-entities by parent, every
 /// entity's own property names, each relationship's inverse and destination, and the traits
 /// rules test first. Plain arrays in document order, built once when the model is made.
@@ -80,21 +82,16 @@ struct ModelIndex: Sendable {
         self = builder.finish()
     }
 
-    private init() {}
+    fileprivate init() {}
+
+    var entityCount: Int { slots.count }
 
     /// Collects the tables one entity at a time, in document order; the inverses, which need
     /// every entity's name, are resolved at the end from names copied on the way.
-    private struct Builder {
+    struct Builder {
         private var index = ModelIndex()
         /// Per relationship: the names its inverse is resolved from once every entity is known.
         private var pendingInverses: [PendingInverse] = []
-
-        private struct PendingInverse {
-            /// `inverseEntity`, or the destination when no inverse entity is written.
-            var ownerName: String?
-            var inverseName: String?
-            var destinationName: String?
-        }
 
         init() {}
 
@@ -158,15 +155,42 @@ struct ModelIndex: Sendable {
             result.parentIndexes = result.parentNames.map { name in
                 name.flatMap { result.entityIndexByName[$0] }.map { Int32(truncatingIfNeeded: $0) } ?? -1
             }
-            result.inversePositions.reserveCapacity(pendingInverses.count)
-            result.destinationIndexes.reserveCapacity(pendingInverses.count)
-            for pending in pendingInverses {
-                let destination = pending.destinationName.flatMap { result.entityIndexByName[$0] }
-                result.destinationIndexes.append(destination.map { Int32(truncatingIfNeeded: $0) } ?? -1)
-                result.inversePositions.append(result.resolveInverse(named: pending.inverseName, in: pending.ownerName))
-            }
+            let resolved = ModelIndex.resolve(pendingInverses, in: result)
+            result.destinationIndexes = resolved.map(\.destination)
+            result.inversePositions = resolved.map(\.inverse)
             return result
         }
+    }
+
+    /// Relationships resolved per chunk: a large model's are split among the cores, since every
+    /// one is looked up on its own in tables no longer changing, and this is the part of
+    /// building the tables the loader waits for.
+    static let resolvedChunkSize = 4_096
+
+    /// The names a relationship's destination and inverse are resolved from.
+    fileprivate struct PendingInverse: Sendable {
+        /// `inverseEntity`, or the destination when no inverse entity is written.
+        var ownerName: String?
+        var inverseName: String?
+        var destinationName: String?
+    }
+
+    /// Each relationship's destination index and inverse, in the order given.
+    fileprivate static func resolve(_ pending: [PendingInverse], in index: ModelIndex)
+        -> [(destination: Int32, inverse: RelationshipPosition?)] {
+        @Sendable func resolve(_ one: PendingInverse) -> (destination: Int32, inverse: RelationshipPosition?) {
+            let destination = one.destinationName.flatMap { index.entityIndexByName[$0] }
+            return (destination.map { Int32(truncatingIfNeeded: $0) } ?? -1,
+                    index.resolveInverse(named: one.inverseName, in: one.ownerName))
+        }
+        let chunkCount = (pending.count + resolvedChunkSize - 1) / resolvedChunkSize
+        guard chunkCount > 1 else { return pending.map(resolve) }
+        let chunks = ChunkResults<[(destination: Int32, inverse: RelationshipPosition?)]>(count: chunkCount)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let start = chunk * resolvedChunkSize
+            chunks[chunk] = pending[start..<min(start + resolvedChunkSize, pending.count)].map(resolve)
+        }
+        return chunks.values.flatMap { $0 }
     }
 
     /// Where the relationship `inverseName` of `ownerName` (or of an ancestor) is declared;
@@ -204,4 +228,47 @@ struct ModelIndex: Sendable {
         }
         return nil
     }
+}
+
+/// Builds a model's tables on another thread while the loader is still reading the document.
+///
+/// Building the tables visits every entity, attribute and relationship once more, about a
+/// tenth of loading a large model; reading the XML uses one core. The loader hands over each
+/// batch of entities as they close, and only waits (in `finish`) for the last batch and the
+/// inverses, which need every name. Small models are not worth a thread: the loader starts one
+/// only once a model has `ModelIndex.concurrentEntityCount` entities.
+final class ConcurrentModelIndexBuilder: @unchecked Sendable {
+    // @unchecked: `builder` is touched only by blocks on `queue`, which is serial.
+    private var builder = ModelIndex.Builder()
+    private let queue = DispatchQueue(label: "momlint.model-index")
+
+    func append(contentsOf entities: [Entity]) {
+        queue.async { for entity in entities { self.builder.append(entity) } }
+    }
+
+    /// The finished tables, once every batch appended so far has been built.
+    func finish() -> ModelIndex {
+        queue.sync { builder.finish() }
+    }
+}
+
+extension ModelIndex {
+    /// Entities handed to `ConcurrentModelIndexBuilder` at a time; a model smaller than this
+    /// builds its tables on the loader's thread.
+    static let concurrentEntityCount = 256
+}
+
+/// One slot per concurrent chunk: each chunk writes only its own slot, and the slots are read
+/// after `concurrentPerform` has returned, so no two threads touch the same memory.
+private final class ChunkResults<Value>: @unchecked Sendable {
+    private var slots: [Value?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> Value? {
+        get { slots[index] }
+        set { slots[index] = newValue }
+    }
+
+    var values: [Value] { slots.map { $0! } }
 }

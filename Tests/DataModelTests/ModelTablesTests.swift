@@ -1,4 +1,4 @@
-import DataModel
+@testable import DataModel
 import Testing
 
 /// The tables `Model` builds once (inverse positions, positions by identity) must answer exactly
@@ -202,6 +202,48 @@ import Testing
         #expect(unusual == ["dogs", "odd", "negative"])
         #expect(model.relationshipPositions { traits, _ in traits.namesOtherInverseEntity }
             .map { model.relationship(at: $0).name } == ["other"])
+    }
+
+    /// A large model's tables are built on another thread while it loads, in batches, and its
+    /// inverses resolved in chunks on every core: they must answer exactly as tables built from
+    /// the finished list of entities, on both sides of the batch size, with more relationships
+    /// than one chunk holds, with references forward and backward, inheritance and a repeated name.
+    @Test(arguments: [ModelIndex.concurrentEntityCount - 1, ModelIndex.concurrentEntityCount,
+                      ModelIndex.concurrentEntityCount + 1, 3 * ModelIndex.concurrentEntityCount + 7,
+                      ModelIndex.resolvedChunkSize + 5])
+    func tablesBuiltWhileLoadingMatchTablesBuiltAfterwards(entityCount: Int) throws {
+        let entities = (0..<entityCount).map { index in
+            let next = (index + 1) % entityCount, previous = (index + entityCount - 1) % entityCount
+            let parent = index % 5 == 4 ? " parentEntity=\"E\(index - 1)\"" : ""
+            // The last entity repeats the name of the first.
+            let name = index == entityCount - 1 ? "E0" : "E\(index)"
+            return """
+                <entity name="\(name)"\(parent)>
+                    <attribute name="a\(index)" optional="YES" attributeType="String"/>
+                    <relationship name="next" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="E\(next)" inverseName="previous" inverseEntity="E\(next)"/>
+                    <relationship name="previous" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="E\(previous)" inverseName="next" inverseEntity="E\(previous)"/>
+                </entity>
+                """
+        }
+        let loaded = try Fixtures.model(entities.joined(separator: "\n"))
+        let rebuilt = Model(file: loaded.file, entities: loaded.entities)
+        #expect(loaded.entities.count == entityCount)
+        for entityIndex in loaded.entities.indices {
+            #expect(loaded.parentIndex(ofEntityAt: entityIndex) == rebuilt.parentIndex(ofEntityAt: entityIndex))
+            #expect(loaded.ancestorIndexes(ofEntityAt: entityIndex) == rebuilt.ancestorIndexes(ofEntityAt: entityIndex))
+            #expect(loaded.nameOfEntity(at: entityIndex) == rebuilt.nameOfEntity(at: entityIndex))
+            #expect(Array(loaded.ownPropertyNames(ofEntityAt: entityIndex)) == Array(rebuilt.ownPropertyNames(ofEntityAt: entityIndex)))
+        }
+        let positions = loaded.relationshipPositions { _, _ in true }
+        #expect(positions == rebuilt.relationshipPositions { _, _ in true })
+        #expect(positions.count == 2 * entityCount)
+        for position in positions {
+            #expect(loaded.inversePosition(of: position) == rebuilt.inversePosition(of: position))
+            #expect(loaded.destinationIndex(ofRelationshipAt: position) == rebuilt.destinationIndex(ofRelationshipAt: position))
+            #expect(loaded.traits(ofRelationshipAt: position) == rebuilt.traits(ofRelationshipAt: position))
+            #expect(loaded.position(of: loaded.relationship(at: position)) == position)
+        }
+        #expect(loaded.attributePositions { _ in true } == rebuilt.attributePositions { _ in true })
     }
 
     @Test func inverseLookupStopsOnAnInheritanceCycle() throws {

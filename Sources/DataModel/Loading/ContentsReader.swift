@@ -100,6 +100,10 @@ struct ContentsReader {
     func read(_ bytes: [UInt8], version: ModelVersion, options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
         var stack: [OpenElement] = []
         var model: Model?
+        // A large model's tables are built on another thread as its entities close (see
+        // `ConcurrentModelIndexBuilder`); the entities not yet handed over wait here.
+        var indexBuilder: ConcurrentModelIndexBuilder?
+        var entitiesToIndex: [Entity] = []
         var skippedDepth = 0  // > 0 while inside <elements> (layout), which nobody needs
 
         try XMLEventParser.parse(bytes, options: options) { event in
@@ -137,8 +141,18 @@ struct ContentsReader {
                 guard let element = stack.popLast() else { return }
                 if let parent = stack.last {
                     close(element, into: parent)
+                    if stack.count == 1, element.known == .entity, !element.isUnknown,
+                       let entity = parent.produced?.entities.last {
+                        entitiesToIndex.append(entity)
+                        if entitiesToIndex.count == ModelIndex.concurrentEntityCount {
+                            if indexBuilder == nil { indexBuilder = ConcurrentModelIndexBuilder() }
+                            indexBuilder?.append(contentsOf: entitiesToIndex)
+                            entitiesToIndex.removeAll(keepingCapacity: true)
+                        }
+                    }
                 } else {
-                    model = makeModel(element, version: version)
+                    indexBuilder?.append(contentsOf: entitiesToIndex)
+                    model = makeModel(element, version: version, index: indexBuilder?.finish())
                 }
             }
         }
@@ -271,11 +285,11 @@ struct ContentsReader {
 
     // MARK: Typed values
 
-    private func makeModel(_ element: OpenElement, version: ModelVersion) -> Model {
+    private func makeModel(_ element: OpenElement, version: ModelVersion, index: ModelIndex?) -> Model {
         Model(file: file, version: version, entities: element.entities, configurations: element.configurations,
               fetchRequests: element.fetchRequests, composites: element.composites,
               userInfo: UserInfo(element.userInfo), unknownElements: element.unknownElements,
-              xmlAttributes: element.attributes, location: element.location)
+              xmlAttributes: element.attributes, location: element.location, index: index)
     }
 
     // Each typed element is decoded in one pass over its attributes, switching on the
