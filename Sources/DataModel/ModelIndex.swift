@@ -155,9 +155,7 @@ struct ModelIndex: Sendable {
             result.parentIndexes = result.parentNames.map { name in
                 name.flatMap { result.entityIndexByName[$0] }.map { Int32(truncatingIfNeeded: $0) } ?? -1
             }
-            let resolved = ModelIndex.resolve(pendingInverses, in: result)
-            result.destinationIndexes = resolved.map(\.destination)
-            result.inversePositions = resolved.map(\.inverse)
+            (result.destinationIndexes, result.inversePositions) = ModelIndex.resolve(pendingInverses, in: result)
             return result
         }
     }
@@ -177,20 +175,33 @@ struct ModelIndex: Sendable {
 
     /// Each relationship's destination index and inverse, in the order given.
     fileprivate static func resolve(_ pending: [PendingInverse], in index: ModelIndex)
-        -> [(destination: Int32, inverse: RelationshipPosition?)] {
-        @Sendable func resolve(_ one: PendingInverse) -> (destination: Int32, inverse: RelationshipPosition?) {
-            let destination = one.destinationName.flatMap { index.entityIndexByName[$0] }
-            return (destination.map { Int32(truncatingIfNeeded: $0) } ?? -1,
-                    index.resolveInverse(named: one.inverseName, in: one.ownerName))
-        }
+        -> (destinations: [Int32], inverses: [RelationshipPosition?]) {
+        var destinations = [Int32](repeating: -1, count: pending.count)
+        var inverses = [RelationshipPosition?](repeating: nil, count: pending.count)
         let chunkCount = (pending.count + resolvedChunkSize - 1) / resolvedChunkSize
-        guard chunkCount > 1 else { return pending.map(resolve) }
-        let chunks = ChunkResults<[(destination: Int32, inverse: RelationshipPosition?)]>(count: chunkCount)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let start = chunk * resolvedChunkSize
-            chunks[chunk] = pending[start..<min(start + resolvedChunkSize, pending.count)].map(resolve)
+        destinations.withUnsafeMutableBufferPointer { destinationSlots in
+            inverses.withUnsafeMutableBufferPointer { inverseSlots in
+                // Each chunk writes only its own range of the two buffers, which outlive
+                // `concurrentPerform`; no two threads touch the same memory.
+                nonisolated(unsafe) let destinationSlots = destinationSlots, inverseSlots = inverseSlots
+                @Sendable func resolve(chunk: Int) {
+                    let start = chunk * resolvedChunkSize
+                    for slot in start..<min(start + resolvedChunkSize, pending.count) {
+                        let relationship = pending[slot]
+                        if let destination = relationship.destinationName.flatMap({ index.entityIndexByName[$0] }) {
+                            destinationSlots[slot] = Int32(truncatingIfNeeded: destination)
+                        }
+                        inverseSlots[slot] = index.resolveInverse(named: relationship.inverseName, in: relationship.ownerName)
+                    }
+                }
+                if chunkCount > 1 {
+                    DispatchQueue.concurrentPerform(iterations: chunkCount, execute: resolve(chunk:))
+                } else if chunkCount == 1 {
+                    resolve(chunk: 0)
+                }
+            }
         }
-        return chunks.values.flatMap { $0 }
+        return (destinations, inverses)
     }
 
     /// Where the relationship `inverseName` of `ownerName` (or of an ancestor) is declared;
@@ -256,19 +267,4 @@ extension ModelIndex {
     /// Entities handed to `ConcurrentModelIndexBuilder` at a time; a model smaller than this
     /// builds its tables on the loader's thread.
     static let concurrentEntityCount = 256
-}
-
-/// One slot per concurrent chunk: each chunk writes only its own slot, and the slots are read
-/// after `concurrentPerform` has returned, so no two threads touch the same memory.
-private final class ChunkResults<Value>: @unchecked Sendable {
-    private var slots: [Value?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    subscript(index: Int) -> Value? {
-        get { slots[index] }
-        set { slots[index] = newValue }
-    }
-
-    var values: [Value] { slots.map { $0! } }
 }

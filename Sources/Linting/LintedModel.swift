@@ -5,9 +5,8 @@ import Foundation
 ///
 /// A rule reads the model through this wrapper exactly as it would read `Model` (its stored
 /// properties are forwarded), so it stays a pure function of the model. What the wrapper adds is
-/// sharing: the declared relationships, the CloudKit scope, the cascade graph and the
-/// ambiguous-inverse groups are built on first use and reused by every later rule of the same
-/// lint, instead of once per rule. With 34 rules over a 10,000-entity model that is the
+/// sharing: the CloudKit scope, the cascade graph and the ambiguous-inverse groups are built on
+/// first use and reused by every later rule of the same lint, instead of once per rule. With 34 rules over a 10,000-entity model that is the
 /// difference between a lint that keeps pace with the XML parser and one that takes seconds
 /// (see `reports/benchmarks.md`).
 ///
@@ -19,8 +18,6 @@ public final class LintedModel: Sendable {
 
     public init(_ model: Model) {
         self.model = model
-        declaredRelationshipsFact = SharedFact { model.declaredRelationships }
-        declaredAttributesFact = SharedFact { model.declaredAttributes }
         cloudKitScopeFact = SharedFact { CloudKitScope(model: model) }
         ambiguousInverseGroupsFact = SharedFact { AmbiguousInverseGroups(model: model) }
         cascadeGraphFact = SharedFact { CascadeGraph(model: model) { $0.deletionRule == .cascade } }
@@ -32,10 +29,6 @@ public final class LintedModel: Sendable {
 
     // MARK: Shared facts, each built on first use
 
-    /// Every relationship the model declares, entity by entity in document order.
-    var declaredRelationships: [DeclaredRelationship] { declaredRelationshipsFact.value }
-    /// Every attribute of every entity, then of every composite, in document order.
-    var declaredAttributes: [DeclaredAttribute] { declaredAttributesFact.value }
     /// What NSPersistentCloudKitContainer syncs of the model.
     var cloudKitScope: CloudKitScope { cloudKitScopeFact.value }
     /// Relationships named as inverse by more than one relationship.
@@ -43,8 +36,6 @@ public final class LintedModel: Sendable {
     /// The relationships a delete cascades along, as a graph over entities.
     var cascadeGraph: CascadeGraph { cascadeGraphFact.value }
 
-    private let declaredRelationshipsFact: SharedFact<[DeclaredRelationship]>
-    private let declaredAttributesFact: SharedFact<[DeclaredAttribute]>
     private let cloudKitScopeFact: SharedFact<CloudKitScope>
     private let ambiguousInverseGroupsFact: SharedFact<AmbiguousInverseGroups>
     private let cascadeGraphFact: SharedFact<CascadeGraph>

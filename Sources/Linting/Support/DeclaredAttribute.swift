@@ -24,9 +24,9 @@ struct DeclaredAttribute: Sendable {
 }
 
 extension LintedModel {
-    /// The attributes of `declaredAttributes` whose traits pass `test`, in the same order. The
-    /// entities' attributes are chosen from the model's trait table without visiting the others;
-    /// composites' (few) are tested one by one.
+    /// The attributes of every entity, then of every composite, whose traits pass `test`, in
+    /// document order. The entities' attributes are chosen from the model's trait table without
+    /// visiting the others; composites' (few) are tested one by one.
     func declaredAttributes(where test: (AttributeTraits) -> Bool) -> [DeclaredAttribute] {
         var declared = model.attributePositions(where: test).map { DeclaredAttribute($0, in: model) }
         for composite in model.composites {
@@ -35,13 +35,5 @@ extension LintedModel {
             }
         }
         return declared
-    }
-}
-
-extension Model {
-    /// Every attribute of every entity, then of every composite, in document order.
-    var declaredAttributes: [DeclaredAttribute] {
-        entities.flatMap { entity in entity.attributes.map { DeclaredAttribute(ownerName: entity.name, attribute: $0) } }
-            + composites.flatMap { composite in composite.attributes.map { DeclaredAttribute(ownerName: composite.name, attribute: $0) } }
     }
 }

@@ -35,8 +35,8 @@ struct DeclaredRelationship: Sendable {
 }
 
 extension LintedModel {
-    /// The relationships of `declaredRelationships` whose traits, and their inverse's when it
-    /// resolves, pass `test`, in the same order. They are chosen from the model's trait tables,
+    /// The relationships the model's entities declare whose traits, and their inverse's when it
+    /// resolves, pass `test`, in document order. They are chosen from the model's trait tables,
     /// so a rule interested in a few relationships (Deny, say) never visits the others.
     func declaredRelationships(
         where test: (_ traits: RelationshipTraits, _ inverse: RelationshipTraits?) -> Bool
@@ -46,20 +46,6 @@ extension LintedModel {
 }
 
 extension Model {
-    /// Every relationship the model declares, entity by entity in document order.
-    var declaredRelationships: [DeclaredRelationship] {
-        var declared: [DeclaredRelationship] = []
-        for entityIndex in entities.indices {
-            let entity = entities[entityIndex]
-            for relationshipIndex in entity.relationships.indices {
-                declared.append(DeclaredRelationship(
-                    entity: entity, relationship: entity.relationships[relationshipIndex],
-                    position: RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)))
-            }
-        }
-        return declared
-    }
-
     /// The entity that declares property `name` for `entity`: the entity itself, or the nearest
     /// ancestor that does.
     func declaringEntity(ofProperty name: String, for entity: Entity) -> Entity? {
