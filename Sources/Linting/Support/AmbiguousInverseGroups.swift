@@ -21,16 +21,15 @@ struct AmbiguousInverseGroups {
         // every relationship is claimed once, by its own inverse. The counts sit in one flat
         // array in document order and stop at 2, since only "more than one" matters: no
         // hashing for the tens of thousands claimed once.
+        // Claimers are the relationships whose inverse resolves, chosen from the tables.
+        let claims = model.relationshipPositions { _, inverse in inverse != nil }
+            .compactMap { claimer in model.inversePosition(of: claimer).map { (claimer: claimer, claimed: $0) } }
         var claimCounts = [UInt8](repeating: 0, count: model.relationshipCount)
         var anyClaimedTwice = false
-        for entityIndex in model.entities.indices {
-            for relationshipIndex in model.entities[entityIndex].relationships.indices {
-                let claimer = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
-                guard let claimed = model.inversePosition(of: claimer) else { continue }
-                let slot = model.documentIndex(of: claimed)
-                if claimCounts[slot] < 2 { claimCounts[slot] += 1 }
-                if claimCounts[slot] == 2 { anyClaimedTwice = true }
-            }
+        for claim in claims {
+            let slot = model.documentIndex(of: claim.claimed)
+            if claimCounts[slot] < 2 { claimCounts[slot] += 1 }
+            if claimCounts[slot] == 2 { anyClaimedTwice = true }
         }
         guard anyClaimedTwice else {
             self.groups = []
@@ -39,14 +38,9 @@ struct AmbiguousInverseGroups {
         }
         var order: [RelationshipPosition] = []
         var claimersByPosition: [RelationshipPosition: [DeclaredRelationship]] = [:]
-        for entityIndex in model.entities.indices {
-            for relationshipIndex in model.entities[entityIndex].relationships.indices {
-                let claimer = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
-                guard let claimed = model.inversePosition(of: claimer),
-                      claimCounts[model.documentIndex(of: claimed)] > 1 else { continue }
-                if claimersByPosition[claimed] == nil { order.append(claimed) }
-                claimersByPosition[claimed, default: []].append(DeclaredRelationship(claimer, in: model))
-            }
+        for (claimer, claimed) in claims where claimCounts[model.documentIndex(of: claimed)] > 1 {
+            if claimersByPosition[claimed] == nil { order.append(claimed) }
+            claimersByPosition[claimed, default: []].append(DeclaredRelationship(claimer, in: model))
         }
         var groups: [Group] = []
         var members: Set<DeclaredRelationship.Key> = []
