@@ -45,7 +45,7 @@ public struct Model: Sendable {
     }
 
     /// The loader's way in: `index`, when given, was built while the document was read (see
-    /// `ConcurrentModelIndexBuilder`); nil builds it here from `entities`.
+    /// `ModelIndexFeed`); nil builds it here from `entities`.
     init(
         file: String,
         version: ModelVersion?,
@@ -123,47 +123,16 @@ public struct Model: Sendable {
 
     /// Parent, grandparent, …; stops at an unknown parent and never loops on a cycle.
     public func ancestors(of entity: Entity) -> [Entity] {
-        guard var current = parent(of: entity) else { return [] }  // most entities are roots
-        var result: [Entity] = []
-        // Chains are short, so a linear scan finds a loop faster than hashing would; a set
-        // takes over for a deep chain, which stays linear.
-        var seen: Set<String>?
-        while true {
-            if let set = seen {
-                if set.contains(current.name) { break }
-            } else if current.name == entity.name || result.contains(where: { $0.name == current.name }) {
-                break
-            }
-            result.append(current)
-            if seen == nil, result.count == 32 { seen = Set([entity.name] + result.map(\.name)) }
-            seen?.insert(current.name)
-            guard let next = parent(of: current) else { break }
-            current = next
-        }
-        return result
+        // Parents are found by name, as the first entity of each name, so the walk is the
+        // tables' walk by index; `entity` itself may come from elsewhere.
+        guard let parent = entity.parentEntityName.flatMap(entityIndex(named:)) else { return [] }
+        return index.ancestorIndexes(from: parent, stoppingAt: entityIndex(named: entity.name)).map { entities[$0] }
     }
 
     /// The indexes in `entities` of the entity's ancestors, as `ancestors(of:)` finds them
     /// (parent first), read from the model's tables without visiting any entity.
     public func ancestorIndexes(ofEntityAt entityIndex: Int) -> [Int] {
-        guard var current = parentIndex(ofEntityAt: entityIndex) else { return [] }  // most entities are roots
-        let start = Int(index.namesakeIndexes[entityIndex])
-        var result: [Int] = []
-        // As in `ancestors(of:)`: a linear scan finds a loop in a short chain, a set in a long one.
-        var seen: Set<Int>?
-        while true {
-            if let set = seen {
-                if set.contains(current) { break }
-            } else if current == start || result.contains(current) {
-                break
-            }
-            result.append(current)
-            if seen == nil, result.count == 32 { seen = Set([start] + result) }
-            seen?.insert(current)
-            guard let next = parentIndex(ofEntityAt: current) else { break }
-            current = next
-        }
-        return result
+        index.ancestorIndexes(ofEntityAt: entityIndex)
     }
 
     /// The top of the entity's hierarchy (the entity itself when it has no parent).
@@ -322,14 +291,14 @@ public struct Model: Sendable {
         return positions
     }
 
-    /// What rules test first about the attribute at `position`.
     /// The attribute at `position`, as `entities[position.entityIndex].attributes[position.attributeIndex]`
     /// but read from the model's flat table.
     public func attribute(at position: AttributePosition) -> Attribute {
         index.attributes[index.slots[position.entityIndex].firstAttribute + position.attributeIndex]
     }
 
-        public func traits(ofAttributeAt position: AttributePosition) -> AttributeTraits {
+    /// What rules test first about the attribute at `position`.
+    public func traits(ofAttributeAt position: AttributePosition) -> AttributeTraits {
         index.attributeTraits[index.slots[position.entityIndex].firstAttribute + position.attributeIndex]
     }
 

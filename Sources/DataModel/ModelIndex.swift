@@ -207,24 +207,50 @@ struct ModelIndex: Sendable {
     /// Where the relationship `inverseName` of `ownerName` (or of an ancestor) is declared;
     /// nil when either is missing or the name belongs to an attribute or fetched property.
     private func resolveInverse(named inverseName: String?, in ownerName: String?) -> RelationshipPosition? {
-        guard let inverseName, let ownerName, var current = entityIndexByName[ownerName] else { return nil }
-        // Parent chains are short: only a long one pays for a set to notice a cycle.
-        var steps = 0
-        var visited: Set<Int>?
-        while true {
-            switch slot(ofProperty: inverseName, inEntityAt: current) {
-            case .relationship(let slot)?: return RelationshipPosition(entityIndex: current, relationshipIndex: slot)
-            case .attribute?, .fetchedProperty?: return nil
-            case nil:
-                guard parentIndexes[current] >= 0 else { return nil }
-                current = Int(parentIndexes[current])
-            }
-            steps += 1
-            if steps > 32 {
-                if visited == nil { visited = [] }
-                if visited?.insert(current).inserted == false { return nil }  // an inheritance cycle
+        guard let inverseName, let ownerName, let owner = entityIndexByName[ownerName] else { return nil }
+        // Most inverses are declared on the owner itself: only the others walk its ancestors.
+        if let found = slot(ofProperty: inverseName, inEntityAt: owner) { return Self.relationshipPosition(found, in: owner) }
+        for ancestor in ancestorIndexes(ofEntityAt: owner) {
+            if let found = slot(ofProperty: inverseName, inEntityAt: ancestor) {
+                return Self.relationshipPosition(found, in: ancestor)
             }
         }
+        return nil
+    }
+
+    /// Where a property slot's relationship is declared; nil for an attribute or fetched property.
+    private static func relationshipPosition(_ slot: PropertySlot, in entityIndex: Int) -> RelationshipPosition? {
+        guard case .relationship(let relationshipIndex) = slot else { return nil }
+        return RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+    }
+
+    /// The entity's ancestors, parent first, each the first entity of the name its child gives.
+    func ancestorIndexes(ofEntityAt entityIndex: Int) -> [Int] {
+        guard parentIndexes[entityIndex] >= 0 else { return [] }  // most entities are roots
+        return ancestorIndexes(from: Int(parentIndexes[entityIndex]), stoppingAt: Int(namesakeIndexes[entityIndex]))
+    }
+
+    /// `parent` and its ancestors in turn, until a parent is unknown or the walk comes back to
+    /// `start` (the first entity of the starting entity's name) or to an entity already passed.
+    func ancestorIndexes(from parent: Int, stoppingAt start: Int?) -> [Int] {
+        var current = parent
+        var result: [Int] = []
+        // Chains are short, so a linear scan finds a loop faster than hashing would; a set
+        // takes over for a deep chain, which stays linear.
+        var seen: Set<Int>?
+        while true {
+            if let set = seen {
+                if set.contains(current) { break }
+            } else if current == start || result.contains(current) {
+                break
+            }
+            result.append(current)
+            if seen == nil, result.count == 32 { seen = Set(result + (start.map { [$0] } ?? [])) }
+            seen?.insert(current)
+            guard parentIndexes[current] >= 0 else { break }
+            current = Int(parentIndexes[current])
+        }
+        return result
     }
 
     /// Where the entity's own property `name` sits; the first of that name wins.
@@ -241,30 +267,48 @@ struct ModelIndex: Sendable {
     }
 }
 
-/// Builds a model's tables on another thread while the loader is still reading the document.
+/// Feeds a model's entities, as the loader closes each, to a thread that builds the model's
+/// tables meanwhile.
 ///
 /// Building the tables visits every entity, attribute and relationship once more, about a
-/// tenth of loading a large model; reading the XML uses one core. The loader hands over each
-/// batch of entities as they close, and only waits (in `finish`) for the last batch and the
-/// inverses, which need every name. Small models are not worth a thread: the loader starts one
-/// only once a model has `ModelIndex.concurrentEntityCount` entities.
-final class ConcurrentModelIndexBuilder: @unchecked Sendable {
-    // @unchecked: `builder` is touched only by blocks on `queue`, which is serial.
-    private var builder = ModelIndex.Builder()
-    private let queue = DispatchQueue(label: "momlint.model-index")
+/// tenth of loading a large model, while reading the XML uses one core. Entities are handed over
+/// a batch at a time; `finish` waits only for the last batch and the inverses, which need every
+/// name. A model smaller than one batch is not worth a thread: `finish` gives nil and `Model`
+/// builds its tables itself.
+struct ModelIndexFeed {
+    /// Entities handed over at a time; a model with fewer never starts a thread.
+    static let batchSize = 256
 
-    func append(contentsOf entities: [Entity]) {
-        queue.async { for entity in entities { self.builder.append(entity) } }
+    private var waiting: [Entity] = []
+    private var builder: ConcurrentBuilder?
+
+    mutating func add(_ entity: Entity) {
+        waiting.append(entity)
+        guard waiting.count == Self.batchSize else { return }
+        if builder == nil { builder = ConcurrentBuilder() }
+        builder?.append(contentsOf: waiting)
+        waiting.removeAll(keepingCapacity: true)
     }
 
-    /// The finished tables, once every batch appended so far has been built.
-    func finish() -> ModelIndex {
-        queue.sync { builder.finish() }
+    /// The finished tables, or nil when no thread was started.
+    func finish() -> ModelIndex? {
+        guard let builder else { return nil }
+        builder.append(contentsOf: waiting)
+        return builder.finish()
     }
-}
 
-extension ModelIndex {
-    /// Entities handed to `ConcurrentModelIndexBuilder` at a time; a model smaller than this
-    /// builds its tables on the loader's thread.
-    static let concurrentEntityCount = 256
+    private final class ConcurrentBuilder: @unchecked Sendable {
+        // @unchecked: `builder` is touched only by blocks on `queue`, which is serial.
+        private var builder = ModelIndex.Builder()
+        private let queue = DispatchQueue(label: "momlint.model-index")
+
+        func append(contentsOf entities: [Entity]) {
+            queue.async { for entity in entities { self.builder.append(entity) } }
+        }
+
+        /// The finished tables, once every batch appended so far has been built.
+        func finish() -> ModelIndex {
+            queue.sync { builder.finish() }
+        }
+    }
 }

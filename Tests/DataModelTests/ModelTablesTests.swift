@@ -208,8 +208,8 @@ import Testing
     /// inverses resolved in chunks on every core: they must answer exactly as tables built from
     /// the finished list of entities, on both sides of the batch size, with more relationships
     /// than one chunk holds, with references forward and backward, inheritance and a repeated name.
-    @Test(arguments: [ModelIndex.concurrentEntityCount - 1, ModelIndex.concurrentEntityCount,
-                      ModelIndex.concurrentEntityCount + 1, 3 * ModelIndex.concurrentEntityCount + 7,
+    @Test(arguments: [ModelIndexFeed.batchSize - 1, ModelIndexFeed.batchSize,
+                      ModelIndexFeed.batchSize + 1, 3 * ModelIndexFeed.batchSize + 7,
                       ModelIndex.resolvedChunkSize + 5])
     func tablesBuiltWhileLoadingMatchTablesBuiltAfterwards(entityCount: Int) throws {
         let entities = (0..<entityCount).map { index in

@@ -100,10 +100,8 @@ struct ContentsReader {
     func read(_ bytes: [UInt8], version: ModelVersion, options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
         var stack: [OpenElement] = []
         var model: Model?
-        // A large model's tables are built on another thread as its entities close (see
-        // `ConcurrentModelIndexBuilder`); the entities not yet handed over wait here.
-        var indexBuilder: ConcurrentModelIndexBuilder?
-        var entitiesToIndex: [Entity] = []
+        // A large model's tables are built on another thread as its entities close.
+        var index = ModelIndexFeed()
         var skippedDepth = 0  // > 0 while inside <elements> (layout), which nobody needs
 
         try XMLEventParser.parse(bytes, options: options) { event in
@@ -141,18 +139,13 @@ struct ContentsReader {
                 guard let element = stack.popLast() else { return }
                 if let parent = stack.last {
                     close(element, into: parent)
+                    // An entity of the model itself (the root is always <model>).
                     if stack.count == 1, element.known == .entity, !element.isUnknown,
                        let entity = parent.produced?.entities.last {
-                        entitiesToIndex.append(entity)
-                        if entitiesToIndex.count == ModelIndex.concurrentEntityCount {
-                            if indexBuilder == nil { indexBuilder = ConcurrentModelIndexBuilder() }
-                            indexBuilder?.append(contentsOf: entitiesToIndex)
-                            entitiesToIndex.removeAll(keepingCapacity: true)
-                        }
+                        index.add(entity)
                     }
                 } else {
-                    indexBuilder?.append(contentsOf: entitiesToIndex)
-                    model = makeModel(element, version: version, index: indexBuilder?.finish())
+                    model = makeModel(element, version: version, index: index.finish())
                 }
             }
         }
