@@ -15,8 +15,10 @@ struct GraphCommand: ParsableCommand {
         commandName: "graph",
         abstract: "Draw a model's entities and relationships, with delete rules and findings, as Mermaid or DOT.",
         discussion: """
-            Relationship arrows are labelled with their delete rule; elements with findings are red \
-            (errors) or orange (warnings). Mermaid renders in GitHub Markdown; render DOT with \
+            Mermaid writes an entity-relationship diagram (erDiagram, rendered by GitHub Markdown): \
+            one line per relationship pair with cardinality marks, delete rules in the labels, and \
+            findings named in attribute comments and labels. DOT draws arrows labelled with their \
+            delete rule and colours findings red (errors) or orange (warnings); render it with \
             'dot -Tsvg'. The configuration (.momlint.yml or --config) decides which rules run.
             """
     )

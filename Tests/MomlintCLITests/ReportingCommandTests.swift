@@ -159,10 +159,11 @@ struct GraphCommandTests {
         let workspace = try Workspace()
         let mermaid = try workspace.run("graph", "Library.xcdatamodeld")
         #expect(mermaid.status == 0)
-        #expect(mermaid.standardOutput.hasPrefix("%% Library: entity-relationship graph by momlint\nflowchart LR\n"))
-        #expect(mermaid.standardOutput.contains("e0 ==>|\"books: to-many, Cascade\"| e1"))
-        // missing_inverse flags three relationships: three orange arrows.
-        #expect(mermaid.standardOutput.components(separatedBy: "stroke:#ff8c00,stroke-width:3px").count - 1 == 4)
+        #expect(mermaid.standardOutput.hasPrefix("%% Library: entity-relationship diagram by momlint\nerDiagram\n"))
+        // The pair Author.books / Book.author is one line, with both ends' cardinality.
+        #expect(mermaid.standardOutput.contains("    Author |o--o{ Book : \"books: Cascade / author: Nullify\"\n"))
+        // missing_inverse flags the three one-way relationships, each named in its label.
+        #expect(mermaid.standardOutput.components(separatedBy: "[warning: missing_inverse] (no inverse)").count - 1 == 3)
         let dot = try workspace.run("graph", "Library.xcdatamodeld", "--format", "dot")
         #expect(dot.status == 0)
         #expect(dot.standardOutput.contains("digraph \"Library\" {"))

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 import Linting
 import Reporting
@@ -31,6 +32,55 @@ import Testing
         #expect(graph.modelFindings.map(\.ruleID) == ["test_model_level"])
         let dot = DOTGraph.render(graph)
         #expect(dot.contains("#d00000") && dot.contains("#ff8c00"))
+    }
+
+    /// Cardinality marks, pairs, inheritance, a relationship that is its own inverse, a name that
+    /// is not a Mermaid word, and a finding about an entity itself.
+    @Test func mermaidDrawsOneLinePerPairWithCardinalities() throws {
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Team">
+                    <relationship name="players" toMany="YES" minCount="1" deletionRule="Cascade" destinationEntity="Player" inverseName="team" inverseEntity="Player"/>
+                    <relationship name="coach" maxCount="1" deletionRule="Nullify" destinationEntity="Coach" inverseName="team" inverseEntity="Coach"/>
+                </entity>
+                <entity name="Person" isAbstract="YES">
+                    <relationship name="friends" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/>
+                </entity>
+                <entity name="Player" parentEntity="Person">
+                    <attribute name="shirt number" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+                    <relationship name="team" maxCount="1" deletionRule="Nullify" destinationEntity="Team" inverseName="players" inverseEntity="Team"/>
+                </entity>
+                <entity name="Coach" parentEntity="Person">
+                    <relationship name="team" optional="YES" maxCount="1" deletionRule="Deny" destinationEntity="Team" inverseName="coach" inverseEntity="Team"/>
+                </entity>
+            </model>
+            """
+        let model = try ModelLoader().model(fromContents: Array(contents.utf8), file: "Club.xcdatamodel/contents")
+        let finding = Finding(ruleID: "abstract_check", severity: .warning, message: "m", location: model.entities[1].location,
+                              entityName: "Person")
+        let mermaid = MermaidGraph.render(EntityGraph(model: model, findings: [finding]))
+        #expect(mermaid == """
+            %% Club.xcdatamodel/contents: entity-relationship diagram by momlint
+            erDiagram
+                Team {
+                }
+                Person {
+                    momlint abstract "abstract entity"
+                    momlint warning "abstract_check"
+                }
+                Player {
+                    Integer16 shirt_number "optional"
+                }
+                Coach {
+                }
+                Team ||--|{ Player : "players: Cascade / team: Nullify"
+                Team |o--|| Coach : "coach: Nullify / team: Deny"
+                Person }o--o{ Person : "friends: Nullify (its own inverse)"
+                Player |o..|| Person : "is a"
+                Coach |o..|| Person : "is a"
+
+            """)
     }
 
     static let dot: String? = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"]

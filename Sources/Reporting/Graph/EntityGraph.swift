@@ -14,6 +14,8 @@ public struct EntityGraph: Sendable {
         public var isInModel: Bool
         public var attributes: [AttributeLine]
         public var highlight: Severity?
+        /// Rule ids of the findings about the entity itself or its fetched properties.
+        public var ruleIDs: [String] = []
     }
 
     public struct AttributeLine: Sendable {
@@ -35,6 +37,15 @@ public struct EntityGraph: Sendable {
         public var to: String
         public var kind: Kind
         public var highlight: Severity?
+        /// For a relationship: whether it may be empty (optional, or a to-many without a
+        /// minimum it must keep) — what the cardinality marks of an ER diagram show.
+        public var mayBeEmpty = true
+        /// For a relationship: the index in `edges` of its inverse, when the two name each other
+        /// (its own index for a relationship that is its own inverse, like `Person.friends`). A
+        /// pair is one line in an entity-relationship diagram.
+        public var inverseEdge: Int?
+        /// Rule ids of the findings about this relationship, for labels that cannot be coloured.
+        public var ruleIDs: [String] = []
     }
 
     public var name: String
@@ -66,7 +77,7 @@ public struct EntityGraph: Sendable {
             let id = "e\(nodes.count)"
             idByName[entityName] = id
             nodes.append(Node(id: id, name: entityName, isAbstract: false, isInModel: inModel, attributes: [],
-                              highlight: worst[entityName]))
+                              highlight: worst[entityName], ruleIDs: rulesByKey[entityName] ?? []))
             return id
         }
         for entity in model.entities where idByName[entity.name] == nil {
@@ -81,26 +92,43 @@ public struct EntityGraph: Sendable {
             }
             // A finding about a fetched property shows on its entity: it has no edge.
             for fetched in entity.fetchedProperties {
-                if let severity = worst["\(entity.name).\(fetched.name)"] {
+                let key = "\(entity.name).\(fetched.name)"
+                if let severity = worst[key] {
                     nodes[index].highlight = max(nodes[index].highlight ?? severity, severity)
+                    nodes[index].ruleIDs += rulesByKey[key] ?? []
                 }
             }
         }
         var edges: [Edge] = []
-        for entity in model.entities {
+        var edgeByPosition: [RelationshipPosition: Int] = [:]
+        for (entityIndex, entity) in model.entities.enumerated() {
             let from = idByName[entity.name]!
             if let parent = entity.parentEntityName {
                 edges.append(Edge(from: from, to: nodeID(for: parent, inModel: model.entity(named: parent) != nil),
                                   kind: .inheritance, highlight: nil))
             }
-            for relationship in entity.relationships {
+            for (relationshipIndex, relationship) in entity.relationships.enumerated() {
                 let destination = relationship.destinationEntityName ?? "?"
-                edges.append(Edge(
+                let key = "\(entity.name).\(relationship.name)"
+                var edge = Edge(
                     from: from, to: nodeID(for: destination, inModel: model.entity(named: destination) != nil),
                     kind: .relationship(name: relationship.name, isToMany: relationship.isToMany,
                                         deleteRule: relationship.deletionRule),
-                    highlight: worst["\(entity.name).\(relationship.name)"]))
+                    highlight: worst[key])
+                // An empty optional to-many passes validation, and so does a required one
+                // without a minimum (docs/coredata-semantics.md §2 Checks).
+                edge.mayBeEmpty = relationship.isOptional || (relationship.isToMany && (relationship.minCount ?? 0) == 0)
+                edge.ruleIDs = rulesByKey[key] ?? []
+                edgeByPosition[RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)] = edges.count
+                edges.append(edge)
             }
+        }
+        // Pair each relationship with its inverse when the two name each other.
+        for (position, index) in edgeByPosition {
+            guard let inverse = model.inversePosition(of: position),
+                  model.inversePosition(of: inverse) == position, let inverseIndex = edgeByPosition[inverse]
+            else { continue }
+            edges[index].inverseEdge = inverseIndex
         }
         self.nodes = nodes
         self.edges = edges
