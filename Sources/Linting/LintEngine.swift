@@ -30,8 +30,11 @@ public struct LintEngine: Sendable {
         var findings: [Finding] = []
         for (rule, ruleViolations) in zip(rules, violations) {
             let description = rule.description
-            let severity = self.severity(of: rule)
+            let override = severityOverrides[description.id]
             for violation in ruleViolations {
+                // A configured severity governs every finding of the rule; otherwise the finding's
+                // own severity, then the rule's default.
+                let severity = override ?? violation.severity ?? description.defaultSeverity
                 let finding = Finding(violation, ruleID: description.id, severity: severity)
                 if !suppressions.silences(finding) { findings.append(finding) }
             }
@@ -58,7 +61,8 @@ public struct LintEngine: Sendable {
         return results.values
     }
 
-    /// The severity the rule's findings get: the configured override or the rule's default.
+    /// The severity the rule's findings get: the configured override or the rule's default
+    /// (a finding that carries its own severity keeps it unless an override is configured).
     public func severity(of rule: any Rule.Type) -> Severity {
         severityOverrides[rule.description.id] ?? rule.description.defaultSeverity
     }

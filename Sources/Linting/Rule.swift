@@ -14,14 +14,17 @@ public struct RuleDescription: Sendable {
     public var summary: String
     /// Why it matters, citing Apple's documentation or the Core Data behaviour at stake.
     public var rationale: String
-    /// Where the rationale comes from: Apple documentation URLs and the public sources collected in
-    /// `../shared/reference/coredata-behaviour.md`.
+    /// Where the rationale comes from: Apple documentation URLs, and sections of
+    /// `docs/coredata-semantics.md` (cited as `docs/coredata-semantics.md §N`).
     public var sources: [String]
     /// What to change in the model, in words. Every model rule gives one (a test checks); it
     /// defaults to empty only so that rules documented by hand elsewhere (the source rules) need
     /// not repeat their page here.
     public var howToFix: String
     public var category: RuleCategory
+    /// The severity of the rule's findings unless a finding carries its own
+    /// (`Violation.severity`): `error` when what the rule finds makes the model fail to build or
+    /// fail at run time, `warning` otherwise. The rationale says why.
     public var defaultSeverity: Severity
     /// Models that must produce findings exactly where the `↓` markers are.
     public var triggeringExamples: [RuleExample]
@@ -71,13 +74,18 @@ public struct Violation: Hashable, Sendable {
     public var propertyName: String?
     /// The fix in words, when it is unambiguous.
     public var suggestion: String?
+    /// The severity of this finding when it differs from the rule's default: a rule whose
+    /// findings range from "fails at run time" to "harmless leftover" says so per finding. nil
+    /// means the rule's `defaultSeverity`. A severity configured for the rule still wins over it.
+    public var severity: Severity?
 
     public init(message: String, location: SourceLocation, entityName: String? = nil,
-                propertyName: String? = nil, suggestion: String? = nil) {
+                propertyName: String? = nil, suggestion: String? = nil, severity: Severity? = nil) {
         self.message = message
         self.location = location
         self.entityName = entityName
         self.propertyName = propertyName
         self.suggestion = suggestion
+        self.severity = severity
     }
 }

@@ -1,6 +1,6 @@
 import DataModel
 import Foundation
-import Linting
+@testable import Linting
 import Testing
 
 /// What the examples cannot say: message texts, bundles on disk, and the shape of big models.
@@ -25,12 +25,50 @@ struct RuleBehaviourTests {
         let example = try #require(RuleCatalogue.rule(id: "cascade_into_deny")?.description.triggeringExamples.first)
         let model = try Self.model(example.text)
         let messages = try Self.findings("cascade_into_deny", in: model).map(\.message)
+        // Deleting the loans in the same save succeeds (`cascade.reaches-deny-satisfied`): the
+        // message must not say the delete always fails while the relationship is non-empty.
         #expect(messages == [
             "deleting a 'Library' cascades through 'Library.shelves' → 'Shelf.books' to 'Book.loans', which uses Deny, "
-                + "so the delete fails whenever 'Book.loans' is non-empty; make that relationship Nullify or Cascade, "
+                + "so the delete fails (1600) while 'Book.loans' holds objects not deleted in the same save; "
+                + "make that relationship Nullify or Cascade, or stop the cascade earlier",
+            "deleting a 'Shelf' cascades through 'Shelf.books' to 'Book.loans', which uses Deny, so the delete fails (1600) "
+                + "while 'Book.loans' holds objects not deleted in the same save; make that relationship Nullify or Cascade, "
                 + "or stop the cascade earlier",
-            "deleting a 'Shelf' cascades through 'Shelf.books' to 'Book.loans', which uses Deny, so the delete fails "
-                + "whenever 'Book.loans' is non-empty; make that relationship Nullify or Cascade, or stop the cascade earlier",
+        ])
+    }
+
+    /// The suite's `deny.destinations-deleted-in-same-save` deletes both sides of a Deny in one
+    /// save successfully; the linter must tell the same story.
+    @Test func mutualDenySaysDeletingBothSidesTogetherSucceeds() throws {
+        let examples = try #require(RuleCatalogue.rule(id: "mutual_deny")?.description.triggeringExamples)
+        let pair = try Self.findings("mutual_deny", in: try Self.model(examples[0].text)).map(\.message)
+        #expect(pair == [
+            "'Account.invoices' and its inverse 'Invoice.account' both use Deny, so deleting an 'Account' or an 'Invoice' "
+                + "while they are linked fails (1600) unless both are deleted in the same save; use Nullify or Cascade on one side",
+        ])
+        let own = try Self.findings("mutual_deny", in: try Self.model(examples[1].text)).map(\.message)
+        #expect(own == [
+            "'Person.friends' is its own inverse and uses Deny, so deleting a linked 'Person' fails (1600) unless its "
+                + "'friends' are deleted in the same save; use Nullify",
+        ])
+    }
+
+    /// The fix offered must change something: an optional to-many inverse is already optional,
+    /// so its minimum count is what to lower.
+    @Test func nullifyRequiredInverseAdvisesWhatTheInverseLacks() throws {
+        let examples = try #require(RuleCatalogue.rule(id: "nullify_required_inverse")?.description.triggeringExamples)
+        let messages = try examples.prefix(3).map { example in
+            try Self.findings("nullify_required_inverse", in: try Self.model(example.text)).map(\.message)
+        }
+        #expect(messages == [
+            ["'Team.players' nullifies its inverse, but 'Player.team' is required, so deleting a 'Team' leaves its 'Player' "
+                + "objects without one and the save fails (1570); use Cascade or Deny, or make 'Player.team' optional"],
+            ["'Player.team' nullifies its inverse, but 'Team.players' needs at least 2, so deleting a 'Player' can leave a "
+                + "'Team' below its minimum and the save fails (1580); use Cascade or Deny, or lower the minimum count of "
+                + "'Team.players' to 1 (an emptied optional to-many passes)"],
+            ["'Player.team' nullifies its inverse, but 'Team.players' needs at least 1, so deleting a 'Player' can leave a "
+                + "'Team' below its minimum and the save fails (1580); use Cascade or Deny, or lower the minimum count of "
+                + "'Team.players' to 0"],
         ])
     }
 
@@ -52,6 +90,107 @@ struct RuleBehaviourTests {
         let messages = try Self.findings("cascade_into_deny", in: model).map(\.message)
         #expect(messages.count == 1)
         #expect(messages.first?.contains("'Drawer.items' to 'Key.locks'") == true)
+    }
+
+    /// Severity means "fails": a default Core Data reads as some value is a warning, one that
+    /// makes saves fail an error. Each case names what Core Data makes of the written string.
+    @Test func defaultValueInvalidSplitsItsOutcomesBySeverity() throws {
+        let examples = try #require(RuleCatalogue.rule(id: "default_value_invalid")?.description.triggeringExamples)
+        let failing = try Self.findings("default_value_invalid", in: try Self.model(examples[0].text))
+        #expect(failing.map(\.propertyName) == ["age", "rating", "token"])
+        #expect(failing.allSatisfy { $0.severity == .error })
+        let leftovers = try Self.findings("default_value_invalid", in: try Self.model(examples[1].text))
+        #expect(leftovers.count == 7)
+        #expect(leftovers.allSatisfy { $0.severity == .warning }, "\(leftovers.filter { $0.severity == .error })")
+        let messages = Dictionary(uniqueKeysWithValues: leftovers.map { ($0.propertyName ?? "", $0.message) })
+        #expect(messages["codec"]?.contains("has default 'YES', which is not a valid Integer 32 (read as 0)") == true)
+        #expect(messages["isMuted"]?.contains("which is not a Boolean (YES or NO); Core Data reads it as NO") == true)
+        #expect(messages["balance"]?.contains("(read as 0)") == true)
+        #expect(messages["draftToken"]?.contains("which is not a UUID, so it starts as nil") == true)
+        #expect(messages["level"]?.contains("so it is truncated") == true)
+        #expect(failing.first { $0.propertyName == "token" }?.message.contains("fails to save (1570)") == true)
+    }
+
+    @Test(arguments: [
+        ("100", true), ("0.0", false), ("maybe", false), ("  +007", true), ("-0", false), ("t", true), ("", false),
+    ])
+    func booleanDefaultsAreReadLikeNSStringBoolValue(text: String, reading: Bool) {
+        #expect(LenientReading.boolean(text) == reading)
+    }
+
+    @Test(arguments: [
+        ("YES", true, 0.0), ("12abc", true, 12), ("-3.7", true, -3), ("1.5e2x", false, 150), ("none", false, 0),
+        (" 42", true, 42),
+    ])
+    func numericDefaultsAreReadAsTheirLeadingNumber(text: String, integral: Bool, reading: Double) {
+        #expect(LenientReading.leadingNumber(text, integral: integral) == reading)
+    }
+
+    /// A fetch index naming a to-many builds and loads (it is a warning); a uniqueness
+    /// constraint naming one, or an index naming nothing, stays an error.
+    @Test func constraintInvalidPropertyWarnsAboutToManyInFetchIndexes() throws {
+        let examples = try #require(RuleCatalogue.rule(id: "constraint_invalid_property")?.description.triggeringExamples)
+        let errors = try Self.findings("constraint_invalid_property", in: try Self.model(examples[0].text))
+        #expect(errors.map(\.severity) == [.error, .error, .error])
+        let index = try Self.findings("constraint_invalid_property", in: try Self.model(examples[1].text))
+        #expect(index.map(\.severity) == [.warning])
+        #expect(index.first?.message == "a fetch index 'byTitleAndItems' of 'Folder' names 'items', a to-many relationship, "
+            + "which has no column in 'Folder''s table, so the index cannot use it; remove the element and index "
+            + "'Item.folder' on its destination instead")
+    }
+
+    @Test func relationshipCountsFailOnlyWhenNoSaveCanPass() throws {
+        let examples = try #require(RuleCatalogue.rule(id: "invalid_relationship_count")?.description.triggeringExamples)
+        #expect(try Self.findings("invalid_relationship_count", in: try Self.model(examples[0].text)).map(\.severity)
+            == [.error, .error])
+        #expect(try Self.findings("invalid_relationship_count", in: try Self.model(examples[1].text)).map(\.severity)
+            == [.warning, .warning])
+    }
+
+    /// Simplenote's `Note.deleted` builds and ships: a warning. `entity` breaks Core Data: an error.
+    @Test func reservedNameSeverityFollowsTheConsequence() throws {
+        let model = try Self.model("""
+            <entity name="Note" representedClassName="Note" codeGenerationType="class">
+                <attribute name="deleted" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
+                <attribute name="entity" optional="YES" attributeType="String"/>
+            </entity>
+            """)
+        let findings = try Self.findings("reserved_name", in: model)
+        #expect(findings.map(\.propertyName) == ["deleted", "entity"])
+        #expect(findings.map(\.severity) == [.warning, .error])
+    }
+
+    /// A one-sided pair builds (as an ambiguous group does): a warning. An inverse naming no
+    /// relationship: an error.
+    @Test func inverseMismatchSeverityFollowsTheConsequence() throws {
+        let model = try Self.model("""
+            <entity name="Note">
+                <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User" inverseName="notes" inverseEntity="User"/>
+                <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="missing" inverseEntity="Folder"/>
+            </entity>
+            <entity name="User">
+                <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note"/>
+            </entity>
+            <entity name="Folder"/>
+            """)
+        let findings = try Self.findings("inverse_mismatch", in: model)
+        #expect(findings.map(\.propertyName) == ["author", "folder"])
+        #expect(findings.map(\.severity) == [.warning, .error])
+    }
+
+    /// A violation's own severity stands unless the configuration sets one for the rule, which
+    /// then governs every finding of it.
+    @Test func configuredSeverityGovernsPerFindingSeverities() throws {
+        let examples = try #require(RuleCatalogue.rule(id: "default_value_invalid")?.description.triggeringExamples)
+        let model = try Self.model(examples[0].text + examples[1].text.replacingOccurrences(of: "\"Account\"", with: "\"Profile\""))
+        let rule = try #require(RuleCatalogue.rule(id: "default_value_invalid"))
+        let mixed = LintEngine(rules: [rule]).lint(model)
+        #expect(Set(mixed.map(\.severity)) == [.error, .warning])
+        for severity in Severity.allCases {
+            let configured = LintEngine(rules: [rule], severityOverrides: ["default_value_invalid": severity]).lint(model)
+            #expect(configured.count == mixed.count)
+            #expect(configured.allSatisfy { $0.severity == severity })
+        }
     }
 
     @Test func ambiguousInverseIsNotAlsoReportedAsMismatch() throws {

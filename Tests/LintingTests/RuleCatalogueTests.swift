@@ -3,10 +3,11 @@ import Testing
 
 @Suite("Rule catalogue")
 struct RuleCatalogueTests {
-    /// The ids and default severities of issue 3. Users' CI configurations and baselines depend on
-    /// them, so a rename or a severity change must fail here first.
+    /// The ids and default severities of issue 3 (`ambiguous_inverse` became a warning in issue 20:
+    /// models with one build). Users' CI configurations and baselines depend on them, so a rename
+    /// or a severity change must fail here first.
     static let published: [(id: String, severity: Severity)] = [
-        ("missing_inverse", .warning), ("inverse_mismatch", .error), ("ambiguous_inverse", .error),
+        ("missing_inverse", .warning), ("inverse_mismatch", .error), ("ambiguous_inverse", .warning),
         ("unknown_destination", .error), ("invalid_relationship_count", .error),
         ("reserved_name", .error), ("entity_name_case", .warning), ("property_name_case", .warning),
         ("duplicate_property", .error),

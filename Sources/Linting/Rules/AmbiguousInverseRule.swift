@@ -12,6 +12,11 @@ public struct AmbiguousInverseRule: Rule {
             Core Data maintains that one and silently leaves the other side stale, so a note's editor \
             never sees the note in `notes`, or sees notes it only authored. Reported once for the \
             whole group, not once per member.
+
+            Default severity: warning. Such models build: Xcode compiles every version of a bundle \
+            into the `.momd`, and the public artsy/energy-legacy bundle kept a version in which \
+            `Image.artist` and `Image.thumbnail` both claim `Artist.thumbnail`. Nothing fails at run \
+            time either; one side is silently stale, which is why it is worth fixing.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsrelationshipdescription/inverserelationship",
@@ -22,7 +27,7 @@ public struct AmbiguousInverseRule: Rule {
             `Note.author`, `User.editedNotes` for `Note.editor`), each naming its partner back.
             """,
         category: .relationships,
-        defaultSeverity: .error,
+        defaultSeverity: .warning,
         triggeringExamples: [
             RuleExample("""
                 <entity name="Note">

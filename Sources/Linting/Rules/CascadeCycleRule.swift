@@ -18,7 +18,7 @@ public struct CascadeCycleRule: Rule {
         sources: [
             "https://developer.apple.com/documentation/coredata/nsdeleterule/cascadedeleterule",
             "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/HowManagedObjectsarerelated.html",
-            "../shared/reference/coredata-behaviour.md §1 Delete rules (cycles terminate)",
+            "docs/coredata-semantics.md §1 Delete rules (cycles terminate)",
         ],
         howToFix: "Break the cycle: set the relationship that climbs to the shared object (usually the to-one to a parent) to Nullify.",
         category: .deleteRules,

@@ -5,21 +5,27 @@ public struct CascadeIntoDenyRule: Rule {
     public static let description = RuleDescription(
         id: "cascade_into_deny",
         name: "Cascade into Deny",
-        summary: "A chain of Cascade rules reaches a Deny relationship, so deleting the first object fails whenever that relationship is non-empty.",
+        summary: "A chain of Cascade rules reaches a Deny relationship, so deleting the first object fails while that relationship holds objects the same save does not delete.",
         rationale: """
             Cascade deletes the destinations, which then run their own rules. When one of them has a \
             Deny relationship that still holds objects, the save fails with 1600 on that object, and \
             with it the delete of the root the user asked for; the pending deletions stay in the context \
-            and make later saves fail too. Deny is satisfied only when every destination is deleted in \
-            the same save, so a to-one Deny back to the object that cascades into it is not flagged. \
+            and make later saves fail too. Deny is satisfied when every destination is deleted in the \
+            same save (inferred; the conformance suite's `cascade.reaches-deny-satisfied` and \
+            `deny.destinations-deleted-in-same-save` specify it), so deleting the denied objects \
+            together with the root succeeds, and a to-one Deny back to the object that cascades into it \
+            is not flagged. \
             The message names the whole path (the shortest one; a path of more than a dozen steps is \
             shortened in the middle so the finding stays one line); inherited rules and sub-entity \
             destinations are followed.
+
+            Default severity: warning. The model builds and loads; the delete fails only when the denied \
+            relationship still holds objects the save keeps, which the app may prevent.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsdeleterule/denydeleterule",
             "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/HowManagedObjectsarerelated.html",
-            "../shared/reference/coredata-behaviour.md §1 Deny and failed saves",
+            "docs/coredata-semantics.md §1 Deny and failed saves",
         ],
         howToFix: """
             Decide which rule wins: make the Deny relationship Nullify or Cascade if the cascade should \
@@ -132,7 +138,8 @@ public struct CascadeIntoDenyRule: Rule {
             let path = RelationshipPathText.render(first: shown, hidden: max(0, remaining - last.count), last: last)
             violations.append(Violation(
                 message: "deleting \(Naming.indefinite(declared.entity.name)) cascades through \(path) to '\(denyingEntity).\(denial.name)', "
-                    + "which uses Deny, so the delete fails whenever '\(denyingEntity).\(denial.name)' is non-empty; "
+                    + "which uses Deny, so the delete fails (1600) while '\(denyingEntity).\(denial.name)' holds objects "
+                    + "not deleted in the same save; "
                     + "make that relationship Nullify or Cascade, or stop the cascade earlier",
                 location: declared.relationship.location, entityName: declared.entity.name,
                 propertyName: declared.relationship.name))

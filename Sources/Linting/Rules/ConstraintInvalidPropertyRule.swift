@@ -5,20 +5,38 @@ public struct ConstraintInvalidPropertyRule: Rule {
     public static let description = RuleDescription(
         id: "constraint_invalid_property",
         name: "Constraint on Invalid Property",
-        summary: "A uniqueness constraint or fetch index names a property that does not exist, a to-many relationship, or a transient property.",
+        summary: "A uniqueness constraint or fetch index names a property that does not exist, a transient or fetched property, or a to-many relationship.",
         rationale: """
-            Uniqueness constraints and fetch indexes become SQLite indexes over the entity's columns. A \
-            name that is not a property of the entity (or of its ancestors) has no column, nor does a \
-            transient property or a fetched property; a to-many relationship is stored on the other side \
-            or in a join table, so it cannot be part of a unique index. Xcode refuses such a model, and a \
-            model built in code fails when the store loads.
+            Uniqueness constraints and fetch indexes become SQLite indexes over the columns of the \
+            entity's table. A name that is not a property of the entity (or of its ancestors) has no \
+            column, nor does a transient property or a fetched property.
+
+            A to-many relationship has no column either: it is stored in the inverse's foreign key on \
+            the other side, or in a join table. In a uniqueness constraint that is an error (a \
+            constraint is a set of values to compare, and a to-many is not one). In a fetch index it is \
+            different: Apple documents an index element only as "a property description" (or an \
+            expression), Xcode compiles such models, and widely used apps ship with them. What Core \
+            Data does with the element is not documented; as the store has no column for it, the \
+            index cannot use it (inferred), so the element only misleads: it is a warning, and the \
+            index to add is on the inverse's to-one on the destination entity (whose foreign key is \
+            the column such fetches search).
+
+            Default severity: error, for names that are not a stored property (a constraint or index \
+            that cannot be built) and for a to-many in a uniqueness constraint; a to-many \
+            relationship in a fetch index or compound index is a warning, because the model builds \
+            and loads.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsentitydescription/uniquenessconstraints",
             "https://developer.apple.com/documentation/coredata/nsfetchindexdescription",
-            "../shared/reference/coredata-behaviour.md §3 Uniqueness constraints",
+            "https://developer.apple.com/documentation/coredata/nsfetchindexelementdescription/property",
+            "docs/coredata-semantics.md §3 Uniqueness constraints, §7 SQLite store layout",
         ],
-        howToFix: "Name persistent attributes or to-one relationships of the entity; fix a misspelt name.",
+        howToFix: """
+            Name persistent attributes or to-one relationships of the entity; fix a misspelt name. For a \
+            to-many relationship in a fetch index, remove the element and index the inverse's to-one \
+            on the destination entity instead.
+            """,
         category: .structure,
         defaultSeverity: .error,
         triggeringExamples: [
@@ -38,6 +56,20 @@ public struct ConstraintInvalidPropertyRule: Rule {
                     </fetchIndex>
                 </entity>
                 <entity name="Note"/>
+                """),
+            // A warning: the index cannot cover a to-many, but the model builds and loads.
+            RuleExample("""
+                <entity name="Folder">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="folder" inverseEntity="Item"/>
+                    <fetchIndex name="byTitleAndItems">
+                        <fetchIndexElement property="title" type="Binary" order="ascending"/>
+                        ↓<fetchIndexElement property="items" type="Binary" order="ascending"/>
+                    </fetchIndex>
+                </entity>
+                <entity name="Item">
+                    <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="items" inverseEntity="Folder"/>
+                </entity>
                 """),
         ],
         nonTriggeringExamples: [
@@ -66,20 +98,32 @@ public struct ConstraintInvalidPropertyRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         for entity in model.entities {
-            var references: [(what: String, property: String, location: SourceLocation)] = []
+            var references: [(what: String, isIndex: Bool, property: String, location: SourceLocation)] = []
             for constraint in entity.uniquenessConstraints {
-                references += constraint.members.map { ("uniqueness constraint", $0.property, $0.location) }
+                references += constraint.members.map { ("uniqueness constraint", false, $0.property, $0.location) }
             }
             for index in entity.fetchIndexes {
-                references += index.elements.map { ("fetch index '\(index.name)'", $0.property, $0.location) }
+                references += index.elements.map { ("fetch index '\(index.name)'", true, $0.property, $0.location) }
             }
             for index in entity.compoundIndexes {
-                references += index.members.map { ("compound index", $0.property, $0.location) }
+                references += index.members.map { ("compound index", true, $0.property, $0.location) }
             }
             for reference in references {
                 guard let problem = Self.problem(with: reference.property, in: entity, model: model.model) else { continue }
+                if reference.isIndex, case .toManyRelationship(let inverse) = problem {
+                    // The model builds and loads; the index simply cannot cover the element.
+                    let instead = inverse.map { "index '\($0)' on its destination instead" }
+                        ?? "index the destination's foreign key instead"
+                    violations.append(Violation(
+                        message: "a \(reference.what) of '\(entity.name)' names '\(reference.property)', a to-many relationship, "
+                            + "which has no column in '\(entity.name)''s table, so the index cannot use it; remove the element and "
+                            + instead,
+                        location: reference.location, entityName: entity.name, propertyName: reference.property,
+                        severity: .warning))
+                    continue
+                }
                 violations.append(Violation(
-                    message: "a \(reference.what) of '\(entity.name)' names '\(reference.property)', which \(problem); "
+                    message: "a \(reference.what) of '\(entity.name)' names '\(reference.property)', which \(problem.text); "
                         + "name a persistent attribute or to-one relationship",
                     location: reference.location, entityName: entity.name, propertyName: reference.property))
             }
@@ -87,17 +131,38 @@ public struct ConstraintInvalidPropertyRule: Rule {
         return violations
     }
 
-    static func problem(with name: String, in entity: Entity, model: Model) -> String? {
+    /// Why a name cannot be part of a constraint or index.
+    enum Problem {
+        case notAProperty(entityName: String)
+        /// With the inverse's qualified name, when it has one.
+        case toManyRelationship(inverse: String?)
+        case fetchedProperty
+        case transient
+
+        var text: String {
+            switch self {
+            case .notAProperty(let entityName): "is not a property of '\(entityName)'"
+            case .toManyRelationship: "is a to-many relationship"
+            case .fetchedProperty: "is a fetched property"
+            case .transient: "is transient"
+            }
+        }
+    }
+
+    static func problem(with name: String, in entity: Entity, model: Model) -> Problem? {
         guard let property = model.property(named: name, in: entity) else {
-            return "is not a property of '\(entity.name)'"
+            return .notAProperty(entityName: entity.name)
         }
         switch property {
         case .relationship(let relationship) where relationship.isToMany:
-            return "is a to-many relationship"
+            let inverse = relationship.inverseName.map { inverseName in
+                "\(relationship.destinationEntityName ?? relationship.inverseEntityName ?? "?").\(inverseName)"
+            }
+            return .toManyRelationship(inverse: inverse)
         case .fetchedProperty:
-            return "is a fetched property"
+            return .fetchedProperty
         default:
-            return property.isTransient ? "is transient" : nil
+            return property.isTransient ? .transient : nil
         }
     }
 }

@@ -9,18 +9,36 @@ public struct DefaultValueInvalidRule: Rule {
         summary: "A default value, minimum or maximum does not parse for the type, lies outside its range, or contradicts the other bounds.",
         rationale: """
             Core Data parses `defaultValueString`, `minValueString` and `maxValueString` for the \
-            attribute's type when the model loads: a value that does not parse is dropped silently (the \
-            attribute then has no default, or no bound), and a value outside the type's range (40000 for \
-            Integer 16) is truncated. Validation checks numbers and dates against the minimum and maximum \
-            (errors 1610-1640) and string lengths against them (1660/1670), so a minimum above the maximum \
-            rejects every value, and a default outside the bounds makes every new object that keeps its \
-            default fail to save.
+            attribute's type when the model is compiled and loaded. How is not documented; the readings \
+            below are inferred from Foundation's documented string conversions, which are lenient: \
+            `NSString.boolValue` is true for a string starting with Y, y, T, t or a digit 1-9 and false \
+            otherwise, and `longLongValue`/`doubleValue` read the leading number, 0 when there is none. \
+            A UUID has no lenient reading: `UUID(uuidString:)` returns nil for anything but 32 \
+            hexadecimal digits in 8-4-4-4-12 groups, so such a default is lost. Validation checks \
+            numbers and dates against the minimum and maximum (errors 1610-1640) and string lengths \
+            against them (1660/1670).
+
+            Severity depends on the finding. **Error**, because saves fail: a minimum above the maximum \
+            (no value passes validation), a default outside the bounds (every new object that keeps its \
+            default fails validation), and a default that cannot be read at all (a UUID) on a required \
+            attribute (new objects that rely on it are saved without a value and fail with 1570). \
+            **Warning**, because the model builds and loads and Core Data reads some value, just not \
+            the written one or not in the form Xcode writes: `YES`/`NO` on an integer (read as 0), `0.0` \
+            or `100` on a Boolean (read as NO and YES), text on a number (read as 0), a number outside \
+            the type's range (truncated), a length bound that is not a length, and an unreadable UUID \
+            default on an optional attribute (the attribute starts as nil). Integral decimals such as \
+            `0.0` on an integer type are what Xcode keeps when a Double becomes an integer; they are \
+            read exactly and not reported.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsattributedescription/defaultvalue",
+            "https://developer.apple.com/documentation/foundation/nsstring/boolvalue",
+            "https://developer.apple.com/documentation/foundation/nsstring/longlongvalue",
+            "https://developer.apple.com/documentation/foundation/nsstring/doublevalue",
+            "https://developer.apple.com/documentation/foundation/uuid/init(uuidstring:)",
             "https://developer.apple.com/documentation/coredata/nspropertydescription/setvalidationpredicates(_:withvalidationwarnings:)",
             "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/ObjectValidation.html",
-            "../shared/reference/coredata-behaviour.md §2 Checks, §5 Attribute types",
+            "docs/coredata-semantics.md §2 Checks, §5 Attribute types",
         ],
         howToFix: """
             Write the value in the type's own form and range (`-32768...32767` for Integer 16, `YES`/`NO` \
@@ -30,14 +48,24 @@ public struct DefaultValueInvalidRule: Rule {
         category: .types,
         defaultSeverity: .error,
         triggeringExamples: [
+            // Errors: saves fail.
+            RuleExample("""
+                <entity name="Account">
+                    ↓<attribute name="age" optional="YES" attributeType="Integer 32" minValueString="18" maxValueString="10" usesScalarValueType="YES"/>
+                    ↓<attribute name="rating" optional="YES" attributeType="Integer 16" defaultValueString="0" minValueString="1" maxValueString="5" usesScalarValueType="YES"/>
+                    ↓<attribute name="token" attributeType="UUID" defaultValueString="empy" usesScalarValueType="NO"/>
+                </entity>
+                """),
+            // Warnings: read as some other value than the one written.
             RuleExample("""
                 <entity name="Account">
                     ↓<attribute name="level" optional="YES" attributeType="Integer 16" defaultValueString="40000" usesScalarValueType="YES"/>
+                    ↓<attribute name="codec" optional="YES" attributeType="Integer 32" defaultValueString="YES" usesScalarValueType="YES"/>
                     ↓<attribute name="balance" optional="YES" attributeType="Double" defaultValueString="none" usesScalarValueType="YES"/>
-                    ↓<attribute name="age" optional="YES" attributeType="Integer 32" minValueString="18" maxValueString="10" usesScalarValueType="YES"/>
-                    ↓<attribute name="rating" optional="YES" attributeType="Integer 16" defaultValueString="0" minValueString="1" maxValueString="5" usesScalarValueType="YES"/>
                     ↓<attribute name="isActive" optional="YES" attributeType="Boolean" defaultValueString="maybe" usesScalarValueType="YES"/>
+                    ↓<attribute name="isMuted" optional="YES" attributeType="Boolean" defaultValueString="0.0" usesScalarValueType="YES"/>
                     ↓<attribute name="code" optional="YES" attributeType="String" minValueString="-1"/>
+                    ↓<attribute name="draftToken" optional="YES" attributeType="UUID" defaultValueString="empy" usesScalarValueType="NO"/>
                 </entity>
                 """),
         ],
@@ -45,8 +73,10 @@ public struct DefaultValueInvalidRule: Rule {
             RuleExample("""
                 <entity name="Account">
                     <attribute name="level" optional="YES" attributeType="Integer 16" defaultValueString="1" minValueString="1" maxValueString="99" usesScalarValueType="YES"/>
+                    <attribute name="count" optional="YES" attributeType="Integer 64" defaultValueString="0.0" usesScalarValueType="YES"/>
                     <attribute name="balance" optional="YES" attributeType="Double" defaultValueString="0.0" usesScalarValueType="YES"/>
                     <attribute name="isActive" optional="YES" attributeType="Boolean" defaultValueString="YES" usesScalarValueType="YES"/>
+                    <attribute name="isHidden" optional="YES" attributeType="Boolean" defaultValueString="0" usesScalarValueType="YES"/>
                     <attribute name="code" optional="YES" attributeType="String" minValueString="2" maxValueString="8" defaultValueString="AB"/>
                     <attribute name="opened" optional="YES" attributeType="Date" defaultDateTimeInterval="631152000" usesScalarValueType="NO"/>
                     <attribute name="token" optional="YES" attributeType="UUID" defaultValueString="E621E1F8-C36C-495A-93FC-0C247A3E6E5F" usesScalarValueType="NO"/>
@@ -66,8 +96,10 @@ public struct DefaultValueInvalidRule: Rule {
             var fixes: [String] = []
             if problems.contains(where: { !$0.isAboutBounds }) { fixes.append("write values the \(typeName) type can hold") }
             if problems.contains(where: \.isAboutBounds) { fixes.append("keep the minimum at or below the maximum and the default between them") }
-            return declared.violation("'\(declared.qualifiedName)' " + problems.map(\.text).joined(separator: "; ")
+            var violation = declared.violation("'\(declared.qualifiedName)' " + problems.map(\.text).joined(separator: "; ")
                 + "; " + fixes.joined(separator: ", and "))
+            violation.severity = problems.map(\.severity).max()
+            return violation
         }
     }
 
@@ -76,6 +108,8 @@ public struct DefaultValueInvalidRule: Rule {
         var text: String
         /// True when each value is fine on its own but they contradict each other.
         var isAboutBounds = false
+        /// `error` when saves fail because of it; `warning` when Core Data reads some value.
+        var severity: Severity = .warning
     }
 
     /// What is wrong with the attribute's default and bounds.
@@ -91,18 +125,23 @@ public struct DefaultValueInvalidRule: Rule {
                     // A whole number too long for Int64 is still a number, just out of range.
                     let digits = text.drop { $0 == "-" || $0 == "+" }
                     return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
-                        ? .outOfRange("\(range.lowerBound)...\(range.upperBound)") : .unparsable
+                        ? .outOfRange("\(range.lowerBound)...\(range.upperBound)")
+                        : .unparsable(reading: format(LenientReading.leadingNumber(text, integral: true)))
                 }
                 return range.contains(value) ? .value(Double(value)) : .outOfRange("\(range.lowerBound)...\(range.upperBound)")
             }
         case .double, .decimal:
             return numericProblems(attribute, typeName: type.xmlName) { text in
-                guard let value = Double(text), value.isFinite else { return .unparsable }
+                guard let value = Double(text), value.isFinite else {
+                    return .unparsable(reading: format(LenientReading.leadingNumber(text, integral: false)))
+                }
                 return .value(value)
             }
         case .float:
             return numericProblems(attribute, typeName: type.xmlName) { text in
-                guard let value = Double(text), value.isFinite else { return .unparsable }
+                guard let value = Double(text), value.isFinite else {
+                    return .unparsable(reading: format(LenientReading.leadingNumber(text, integral: false)))
+                }
                 return abs(value) <= Double(Float.greatestFiniteMagnitude) ? .value(value) : .outOfRange("Float's range")
             }
         case .date:
@@ -112,7 +151,8 @@ public struct DefaultValueInvalidRule: Rule {
                                   ("maximum", attribute.maxDateTimeInterval)] {
                 guard let text else { continue }
                 if let value = Double(text), value.isFinite { values[label] = value } else {
-                    problems.append(Problem(text: "has \(label) date '\(text)', which is not a number of seconds since 2001"))
+                    problems.append(Problem(text: "has \(label) date '\(text)', which is not a number of seconds since 2001 "
+                        + "(read as \(format(LenientReading.leadingNumber(text, integral: false)))"))
                 }
             }
             return problems + boundProblems(values, unit: "")
@@ -133,10 +173,17 @@ public struct DefaultValueInvalidRule: Rule {
             guard let text = attribute.defaultValueString,
                   !["yes", "no", "true", "false", "1", "0"].contains(text.lowercased())
             else { return [] }
-            return [Problem(text: "has default '\(text)', which is not a Boolean (YES or NO)")]
+            let reading = LenientReading.boolean(text) ? "YES" : "NO"
+            return [Problem(text: "has default '\(text)', which is not a Boolean (YES or NO); Core Data reads it as \(reading)")]
         case .uuid:
             guard let text = attribute.defaultValueString, !isUUID(text) else { return [] }
-            return [Problem(text: "has default '\(text)', which is not a UUID")]
+            // No reading of a UUID is lenient: the default is lost, and a required attribute
+            // that relies on it is saved without a value.
+            if !attribute.isOptional && !attribute.isTransient {
+                return [Problem(text: "has default '\(text)', which is not a UUID, so it has no default and every new "
+                    + "object that does not set it fails to save (1570)", severity: .error)]
+            }
+            return [Problem(text: "has default '\(text)', which is not a UUID, so it starts as nil")]
         default:
             return []
         }
@@ -144,7 +191,8 @@ public struct DefaultValueInvalidRule: Rule {
 
     enum ParsedValue {
         case value(Double)
-        case unparsable
+        /// Not the type's form; `reading` is what Core Data makes of it (inferred).
+        case unparsable(reading: String)
         case outOfRange(String)
     }
 
@@ -157,8 +205,10 @@ public struct DefaultValueInvalidRule: Rule {
             guard let text else { continue }
             switch parse(text) {
             case .value(let value): values[label] = value
-            case .unparsable: problems.append(Problem(text: "has \(label) '\(text)', which is not a valid \(typeName)"))
-            case .outOfRange(let range): problems.append(Problem(text: "has \(label) \(text), outside \(typeName)'s range \(range)"))
+            case .unparsable(let reading):
+                problems.append(Problem(text: "has \(label) '\(text)', which is not a valid \(typeName) (read as \(reading))"))
+            case .outOfRange(let range):
+                problems.append(Problem(text: "has \(label) \(text), outside \(typeName)'s range \(range), so it is truncated"))
             }
         }
         return problems + boundProblems(values, unit: "")
@@ -195,7 +245,7 @@ public struct DefaultValueInvalidRule: Rule {
         let minimum = values["minimum"], maximum = values["maximum"]
         if let minimum, let maximum, minimum > maximum {
             problems.append("has minimum\(unit) \(format(minimum)) above maximum\(unit) \(format(maximum)), so no value is valid")
-            return problems.map { Problem(text: $0, isAboutBounds: true) }
+            return problems.map { Problem(text: $0, isAboutBounds: true, severity: .error) }
         }
         if let value = values["default"] {
             if let minimum, value < minimum {
@@ -204,10 +254,10 @@ public struct DefaultValueInvalidRule: Rule {
                 problems.append("has a default\(unit) of \(format(value)), above its maximum\(unit) \(format(maximum)), so new objects fail validation")
             }
         }
-        return problems.map { Problem(text: $0, isAboutBounds: true) }
+        return problems.map { Problem(text: $0, isAboutBounds: true, severity: .error) }
     }
 
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
@@ -215,5 +265,41 @@ public struct DefaultValueInvalidRule: Rule {
     static func isUUID(_ text: String) -> Bool {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+}
+
+/// What Foundation's lenient string conversions make of a string that is not in a type's form:
+/// how Core Data most likely reads such a default (inferred; the conversions themselves are
+/// documented on `NSString.boolValue`, `longLongValue` and `doubleValue`).
+enum LenientReading {
+    /// `boolValue`: true on Y, y, T, t or a digit 1-9 after leading whitespace, an optional sign
+    /// and zeros; false otherwise.
+    static func boolean(_ text: String) -> Bool {
+        var rest = Substring(text).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        if let first = rest.first, first == "+" || first == "-" { rest = rest.dropFirst() }
+        rest = rest.drop { $0 == "0" }
+        guard let first = rest.first else { return false }
+        return "YyTt123456789".contains(first)
+    }
+
+    /// `longLongValue` (integral) or `doubleValue`: the leading decimal number after leading
+    /// whitespace, 0 when there is none.
+    static func leadingNumber(_ text: String, integral: Bool) -> Double {
+        let trimmed = Substring(text).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        var end = trimmed.startIndex
+        var best = 0.0
+        while end < trimmed.endIndex {
+            end = trimmed.index(after: end)
+            let prefix = String(trimmed[..<end])
+            if integral {
+                if let value = Int64(prefix) { best = Double(value) } else if prefix != "-" && prefix != "+" { break }
+            } else if let value = Double(prefix), value.isFinite {
+                best = value
+            } else if !["-", "+", ".", "-.", "+."].contains(prefix) && !prefix.hasSuffix("e") && !prefix.hasSuffix("E")
+                        && !prefix.hasSuffix("e-") && !prefix.hasSuffix("e+") {
+                break
+            }
+        }
+        return best
     }
 }

@@ -16,7 +16,7 @@ public struct DuplicatePropertyRule: Rule {
         sources: [
             "https://developer.apple.com/documentation/coredata/nsentitydescription/propertiesbyname",
             "https://developer.apple.com/documentation/coredata/nsentitydescription/subentities",
-            "../shared/reference/coredata-behaviour.md §7 (one table per hierarchy)",
+            "docs/coredata-semantics.md §7 (one table per hierarchy)",
         ],
         howToFix: """
             Remove the second declaration, or rename it. In a sub-entity, delete the redeclared property \

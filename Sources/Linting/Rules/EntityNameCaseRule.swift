@@ -15,7 +15,7 @@ public struct EntityNameCaseRule: Rule {
         sources: [
             "https://developer.apple.com/documentation/coredata/nsentitydescription/name",
             "https://github.com/lionheart/openradar-mirror/issues/2116",
-            "../shared/reference/coredata-behaviour.md §4 Texts (entity names)",
+            "docs/coredata-semantics.md §4 Texts (entity names)",
         ],
         howToFix: "Rename the entity so it starts with an uppercase letter (`note` becomes `Note`).",
         category: .names,

@@ -14,7 +14,7 @@ public struct ExternalStorageOnNonBinaryRule: Rule {
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsattributedescription/allowsexternalbinarydatastorage",
-            "../shared/reference/coredata-behaviour.md §4 Other rules",
+            "docs/coredata-semantics.md §4 Other rules",
         ],
         howToFix: "Turn off Allows External Storage, or change the attribute's type to Binary Data if it holds large data.",
         category: .types,

@@ -12,10 +12,14 @@ public struct InvalidCurrentVersionRule: Rule {
             When it names a version that is not in the bundle (renamed, deleted, or not committed), the \
             build compiles another version or fails, and the app may open stores with an older model \
             than the developer edited. momlint then lints the highest version instead and says so.
+
+            Default severity: error. The compiled `.momd` names a current model it does not contain \
+            (inferred), so the build or the loading of the model by name fails, or the app silently \
+            opens its stores with another version than the one the developer edited.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/using-lightweight-migration",
-            "../shared/reference/coredata-behaviour.md §6 Files",
+            "docs/coredata-semantics.md §6 Files",
         ],
         howToFix: "Select the current version again in Xcode's File inspector (Model Version), or fix the name in .xccurrentversion.",
         category: .structure,

@@ -11,6 +11,9 @@ public struct InvalidParentEntityRule: Rule {
             tree: the sub-entity's rows live in its root's table and it inherits every property up the \
             chain. An unknown parent or a cycle has no root, so Xcode's model compiler refuses the \
             model. Reported once per cycle.
+
+            Default severity: error. The model cannot be compiled: an entity without a reachable root \
+            has no table and no inherited properties.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsentitydescription/superentity",

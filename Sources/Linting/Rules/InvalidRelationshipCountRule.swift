@@ -12,6 +12,12 @@ public struct InvalidRelationshipCountRule: Rule {
             be satisfied, so every non-empty save of the relationship fails validation (1580 or 1590); \
             counts above 1 on a to-one say the relationship was meant to be to-many. Negative or \
             non-numeric counts are not counts at all.
+
+            Default severity: error when saves fail: a to-many whose minimum is above its maximum \
+            (every non-empty value fails validation, 1580 or 1590) and a to-one with a minimum above \
+            1 (its one object is below the minimum; inferred from Core Data's count checks). A \
+            maximum above 1 on a to-one, or a count that is negative or not a number, is a warning: \
+            the model builds and loads, and the count is only misleading.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsrelationshipdescription/mincount",
@@ -31,6 +37,15 @@ public struct InvalidRelationshipCountRule: Rule {
                 </entity>
                 <entity name="Player">
                     ↓<relationship name="team" optional="YES" minCount="2" maxCount="4" deletionRule="Nullify" destinationEntity="Team"/>
+                </entity>
+                """),
+            // Warnings: misleading counts that no save trips over.
+            RuleExample("""
+                <entity name="Team">
+                    ↓<relationship name="players" optional="YES" toMany="YES" minCount="-1" deletionRule="Nullify" destinationEntity="Player"/>
+                </entity>
+                <entity name="Player">
+                    ↓<relationship name="team" optional="YES" maxCount="3" deletionRule="Nullify" destinationEntity="Team"/>
                 </entity>
                 """),
         ],
@@ -55,6 +70,8 @@ public struct InvalidRelationshipCountRule: Rule {
         for declared in model.declaredRelationships(where: { traits, _ in traits.hasUnusualCount }) {
             let relationship = declared.relationship
             var problems: [String] = []
+            // Warning unless a save must fail (see the rationale).
+            var severity = Severity.warning
             // The texts as written: a count that is not a number has no typed value to check.
             func check(_ attribute: String, _ written: String?) {
                 guard let text = written else { return }
@@ -71,8 +88,10 @@ public struct InvalidRelationshipCountRule: Rule {
             if relationship.isToMany {
                 if maxCount > 0 && minCount > maxCount {
                     problems.append("has minCount \(minCount) above maxCount \(maxCount), so no non-empty value is valid")
+                    severity = .error
                 }
             } else if minCount > 1 || maxCount > 1 {
+                if minCount > 1 { severity = .error }
                 problems.append("is to-one but has minCount \(minCount) and maxCount \(maxCount); "
                     + "a to-one holds at most one object")
             }
@@ -81,7 +100,8 @@ public struct InvalidRelationshipCountRule: Rule {
                 message: "'\(declared.qualifiedName)' " + problems.joined(separator: "; ")
                     + (relationship.isToMany ? "; make minCount at most maxCount (0 means no maximum)"
                                              : "; remove the counts or make it to-many"),
-                location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name))
+                location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name,
+                severity: severity))
         }
         return violations
     }

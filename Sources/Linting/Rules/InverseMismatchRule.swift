@@ -13,6 +13,12 @@ public struct InverseMismatchRule: Rule {
             one-sided or dangling inverse makes Xcode's model compiler reject the model, and a model \
             built in code with such a pair corrupts the graph: setting one side updates the wrong \
             relationship on the other.
+
+            Default severity: error when the inverse cannot be resolved into a pair at all: it names \
+            no relationship, a relationship of an entity outside the destination's hierarchy, or one \
+            whose destination is unrelated to this entity. A one-sided pair (the inverse names a \
+            third relationship, or none) is a warning: models with one build (see \
+            `ambiguous_inverse`), and the damage is a silently stale side, not a failure.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsrelationshipdescription/inverserelationship",
@@ -111,12 +117,13 @@ public struct InverseMismatchRule: Rule {
                     problem = "'\(inverse.qualifiedName)' has no inverse"
                 }
                 violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but \(problem); "
-                    + "set '\(relationship.name)' as the inverse of '\(inverse.qualifiedName)'"))
+                    + "set '\(relationship.name)' as the inverse of '\(inverse.qualifiedName)'", severity: .warning))
                 continue
             }
             if back.relationship.location != relationship.location {
                 violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but "
-                    + "'\(inverse.qualifiedName)' names '\(back.qualifiedName)'; make the two relationships each other's inverse"))
+                    + "'\(inverse.qualifiedName)' names '\(back.qualifiedName)'; make the two relationships each other's inverse",
+                    severity: .warning))
                 continue
             }
             // The inverse may point at an ancestor (the pair is declared higher up) or at a
@@ -142,8 +149,8 @@ public struct InverseMismatchRule: Rule {
         return model.destinationIndex(ofRelationshipAt: inversePosition) == position.entityIndex
     }
 
-    private func violation(_ declared: DeclaredRelationship, _ message: String) -> Violation {
+    private func violation(_ declared: DeclaredRelationship, _ message: String, severity: Severity? = nil) -> Violation {
         Violation(message: message, location: declared.relationship.location, entityName: declared.entity.name,
-                  propertyName: declared.relationship.name)
+                  propertyName: declared.relationship.name, severity: severity)
     }
 }

@@ -7,14 +7,20 @@ public struct MutualDenyRule: Rule {
         name: "Mutual Deny",
         summary: "Both sides of a relationship pair use the Deny delete rule.",
         rationale: """
-            Deny makes a save fail (1600) while the relationship is non-empty. With Deny on both sides, \
-            neither object can be deleted while they are linked: the app must first break the link by \
-            hand, in the right order, or every delete fails. Deny is satisfied only when every \
-            destination is deleted in the same save.
+            Deny makes a save fail (1600) when a deleted object's relationship still holds objects that \
+            are not deleted in the same save. With Deny on both sides, deleting either object alone fails \
+            while they are linked: the app must first break the link by hand, or delete both sides in \
+            the same save (which succeeds: Deny is satisfied when every destination is deleted too, as \
+            the conformance suite's `deny.destinations-deleted-in-same-save` specifies; inferred, \
+            docs/coredata-semantics.md §1). Usually one side should give way instead.
+
+            Default severity: warning. The model builds and loads; a delete fails only when the app \
+            deletes one side alone, which it may never do.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsdeleterule/denydeleterule",
             "https://developer.apple.com/documentation/coredata/nsmanagedobject/validatefordelete()",
+            "docs/coredata-semantics.md §1 Deny and failed saves",
         ],
         howToFix: "Keep Deny on the side that protects data (an account that still has invoices) and use Nullify or Cascade on the other.",
         category: .deleteRules,
@@ -65,14 +71,15 @@ public struct MutualDenyRule: Rule {
             if inverse.relationship.location == relationship.location {
                 // A relationship that is its own inverse (`Person.friends`): Deny holds on both ends.
                 return Violation(
-                    message: "'\(declared.qualifiedName)' is its own inverse and uses Deny, so no linked "
-                        + "'\(declared.entity.name)' can be deleted while it has any; use Nullify",
+                    message: "'\(declared.qualifiedName)' is its own inverse and uses Deny, so deleting a linked "
+                        + "'\(declared.entity.name)' fails (1600) unless its '\(relationship.name)' are deleted in the same save; "
+                        + "use Nullify",
                     location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name)
             }
             return Violation(
-                message: "'\(declared.qualifiedName)' and its inverse '\(inverse.qualifiedName)' both use Deny, so neither "
-                    + "'\(declared.entity.name)' nor '\(inverse.entity.name)' can be deleted while linked; "
-                    + "use Nullify or Cascade on one side",
+                message: "'\(declared.qualifiedName)' and its inverse '\(inverse.qualifiedName)' both use Deny, so deleting "
+                    + "\(Naming.indefinite(declared.entity.name)) or \(Naming.indefinite(inverse.entity.name)) while they are linked "
+                    + "fails (1600) unless both are deleted in the same save; use Nullify or Cascade on one side",
                 location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name)
         }
     }

@@ -15,7 +15,7 @@ public struct PropertyNameCaseRule: Rule {
         sources: [
             "https://developer.apple.com/documentation/coredata/nspropertydescription/name",
             "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/KeyValueCoding/Compliant.html",
-            "../shared/reference/coredata-behaviour.md §4 Texts (casing)",
+            "docs/coredata-semantics.md §4 Texts (casing)",
         ],
         howToFix: """
             Rename the property so it starts with a lowercase letter (`Title` becomes `title`, `URL` \

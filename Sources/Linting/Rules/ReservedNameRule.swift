@@ -19,12 +19,20 @@ public struct ReservedNameRule: Rule {
             model) makes Xcode's generated class fail to compile; keywords are flagged only on entities \
             whose class Xcode generates (Codegen "Class Definition" or "Category/Extension"), because a \
             hand-written Swift class can escape the name with backticks.
+
+            Default severity: error for a keyword in a generated class (the build fails) and for the \
+            names of methods Core Data relies on (overriding them breaks the object at run time). \
+            `deleted`, `inserted`, `updated` and `fault` are warnings: they are the property names \
+            behind `isDeleted`, `isInserted`, `isUpdated` and `isFault`, not the methods Core Data calls, \
+            and models using them build and ship (Simplenote's `Note.deleted`, SyncKit's \
+            `QSSyncedEntity.updated`); what goes wrong is silent, as key-value coding and Objective-C \
+            code may read the wrong one (inferred).
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nspropertydescription",
             "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/LifeofaManagedObject.html",
             "https://docs.swift.org/swift-book/documentation/the-swift-programming-language/lexicalstructure/#Keywords-and-Punctuation",
-            "../shared/reference/coredata-behaviour.md §4 Reserved names",
+            "docs/coredata-semantics.md §4 Reserved names",
         ],
         howToFix: """
             Rename the property (`noteDescription`, `isArchived`, `kind`). To keep stored data, set the \
@@ -94,6 +102,10 @@ public struct ReservedNameRule: Rule {
         "willSave", "didSave", "willTurnIntoFault", "didTurnIntoFault", "prepareForDeletion",
     ]
 
+    /// The `is…` properties' own names: a clash with them compiles and misbehaves silently, so it
+    /// is a warning.
+    static let shadowedPropertyNames: Set<String> = ["deleted", "inserted", "updated", "fault"]
+
     /// Zero-argument NSObject methods.
     static let objectMethodNames: Set<String> = [
         "description", "debugDescription", "hash", "class", "superclass", "self", "zone", "isProxy",
@@ -147,6 +159,9 @@ public struct ReservedNameRule: Rule {
                 let problem: String
                 if Self.objectMethodNames.contains(name) {
                     problem = "clashes with NSObject's '\(name)', which Core Data relies on"
+                } else if Self.shadowedPropertyNames.contains(name) {
+                    problem = "has the name of NSManagedObject's 'is\(Naming.uppercasingFirst(name))' property, so key-value "
+                        + "coding and Objective-C code may read Core Data's value instead of yours"
                 } else if Self.managedObjectMethodNames.contains(name) {
                     problem = "clashes with NSManagedObject's '\(name)', which Core Data relies on"
                 } else if isGenerated && keywords.contains(name) {
@@ -156,7 +171,8 @@ public struct ReservedNameRule: Rule {
                 }
                 violations.append(Violation(
                     message: "'\(entity.name).\(name)' \(problem); rename it (e.g. '\(Self.suggestedName(for: name, in: entity))')",
-                    location: property.location, entityName: entity.name, propertyName: name))
+                    location: property.location, entityName: entity.name, propertyName: name,
+                    severity: Self.shadowedPropertyNames.contains(name) && !(isGenerated && keywords.contains(name)) ? .warning : nil))
             }
         }
         return violations

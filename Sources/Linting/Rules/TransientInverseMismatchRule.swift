@@ -12,6 +12,9 @@ public struct TransientInverseMismatchRule: Rule {
             a non-transient inverse as an error since Mac OS X 10.5 (only \
             `MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR` silences it). Reported once per pair, on the \
             transient side.
+
+            Default severity: error. Xcode's model compiler stops on it unless the error is \
+            explicitly suppressed.
             """,
         sources: [
             "https://github.com/swiftlang/swift-build (Sources/SWBApplePlatform/Specs/CoreData.xcspec)",

@@ -11,6 +11,9 @@ public struct UndefinedAttributeTypeRule: Rule {
             attributes, which are never stored (CoreData's `NSAttributeDescription.h`). A persistent \
             attribute without a type cannot be given a column, so Xcode refuses to compile the model and a \
             model built in code fails when the store loads.
+
+            Default severity: error. Xcode's model compiler refuses the model, and a model built in \
+            code fails when the store loads.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsattributedescription",

@@ -10,6 +10,9 @@ public struct UnknownDestinationRule: Rule {
             Every relationship needs a destination entity of the same model; relationships across \
             models or stores are not supported. Xcode's model compiler refuses a destination it cannot \
             find, and a renamed or deleted entity leaves exactly this behind in a hand-merged model.
+
+            Default severity: error. A relationship without a destination entity cannot be built: \
+            Xcode's model compiler stops on it, and a model built in code cannot be loaded.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsrelationshipdescription/destinationentity",

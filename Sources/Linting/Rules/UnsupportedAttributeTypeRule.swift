@@ -15,11 +15,13 @@ public struct UnsupportedAttributeTypeRule: Rule {
             loses the upper half of its range, so the replacement must be the signed type that holds \
             the whole range: UInt8 -> Integer 16, UInt16 -> Integer 32, UInt32 -> Integer 64, and \
             UInt64 -> Decimal or String, because no Core Data integer holds it.
+
+            Default severity: error. A type outside the list cannot be compiled or loaded.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsattributetype",
             "https://developer.apple.com/documentation/coredata/nsattributetype/integer64attributetype",
-            "../shared/reference/coredata-behaviour.md §5 Attribute types",
+            "docs/coredata-semantics.md §5 Attribute types",
         ],
         howToFix: """
             Use one of Core Data's types. For an unsigned value use the signed type that holds its whole \

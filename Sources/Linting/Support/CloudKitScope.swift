@@ -65,7 +65,7 @@ enum CloudKitSources {
         "https://developer.apple.com/documentation/coredata/creating-a-core-data-model-for-cloudkit",
         "https://fatbobman.com/en/snippet/rules-for-adapting-data-models-to-cloudkit",
         "https://stackoverflow.com/questions/66380409",
-        "../shared/reference/coredata-behaviour.md §4 CloudKit",
+        "docs/coredata-semantics.md §4 CloudKit",
     ]
 
     /// Said once in every CloudKit rule's rationale.
@@ -74,5 +74,8 @@ enum CloudKitSources {
         that breaks this, with error 134060 listing the offending properties; momlint reports it before \
         the app ever runs. Only entities of a configuration with "Used with CloudKit" (or of a model \
         marked usedWithCloudKit) are checked.
+
+        Default severity: error, because the store fails to load (134060): the app cannot open its \
+        data at all.
         """
 }
