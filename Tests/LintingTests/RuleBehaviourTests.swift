@@ -126,6 +126,15 @@ struct RuleBehaviourTests {
         #expect(LenientReading.leadingNumber(text, integral: integral) == reading)
     }
 
+    /// Messages read "deleting a 'User'", not "an 'User'" (wire's `User.personalInvitationsSent`).
+    @Test(arguments: [
+        ("User", "a 'User'"), ("Unit", "a 'Unit'"), ("Update", "an 'Update'"), ("Umbrella", "an 'Umbrella'"),
+        ("Album", "an 'Album'"), ("OneTimeCode", "a 'OneTimeCode'"), ("Order", "an 'Order'"), ("Team", "a 'Team'"),
+    ])
+    func indefiniteArticleFollowsTheSound(name: String, phrase: String) {
+        #expect(Naming.indefinite(name) == phrase)
+    }
+
     /// A fetch index naming a to-many builds and loads (it is a warning); a uniqueness
     /// constraint naming one, or an index naming nothing, stays an error.
     @Test func constraintInvalidPropertyWarnsAboutToManyInFetchIndexes() throws {

@@ -39,8 +39,17 @@ enum Naming {
 
     /// `a 'Note'`, `an 'Account'`: the article an English reader expects before a quoted name.
     static func indefinite(_ name: String) -> String {
-        let vowels: Set<Character> = ["A", "E", "I", "O", "U", "a", "e", "i", "o", "u"]
-        return (name.first.map(vowels.contains) ?? false ? "an" : "a") + " '\(name)'"
+        (startsWithVowelSound(name) ? "an" : "a") + " '\(name)'"
+    }
+
+    /// By the first letters: a vowel, except a "u" said "you" — one consonant then a vowel, as in
+    /// `User`, `Unit`, `Usage` (but `Update`, `Umbrella`, `Under` take "an") — and "one".
+    private static func startsWithVowelSound(_ name: String) -> Bool {
+        let letters = Array(name.lowercased().prefix(3))
+        guard let first = letters.first, "aeiou".contains(first) else { return false }
+        if first == "u", letters.count == 3, !"aeiou".contains(letters[1]), "aeiou".contains(letters[2]) { return false }
+        if first == "o", name.lowercased().hasPrefix("one") { return false }
+        return true
     }
 
     /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
