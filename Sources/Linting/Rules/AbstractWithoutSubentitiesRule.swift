@@ -11,6 +11,9 @@ public struct AbstractWithoutSubentitiesRule: Rule {
             object of it or below it can ever be created, so every relationship to it stays empty and \
             every fetch of it returns nothing. Usually a sub-entity was deleted or renamed, or the \
             abstract flag was set by mistake.
+
+            Default severity: warning. The model builds and loads; an unused abstract entity is dead \
+            weight, not a failure.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsentitydescription/isabstract",

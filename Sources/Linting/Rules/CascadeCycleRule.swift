@@ -14,6 +14,9 @@ public struct CascadeCycleRule: Rule {
             (a Cascade whose inverse is to-many, such as `Player.team`) turns one delete into the \
             deletion of every object in the component: deleting one player deletes the team, which \
             deletes every player. Inherited rules and sub-entity destinations are followed.
+
+            Default severity: warning. Cycles terminate and the save succeeds; the cost is data deleted \
+            by surprise, not a failure.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsdeleterule/cascadedeleterule",

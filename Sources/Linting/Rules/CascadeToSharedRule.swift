@@ -12,6 +12,9 @@ public struct CascadeToSharedRule: Rule {
             cascading across a many-to-many deletes every partner although other objects still hold \
             them, and a child cascading to its parent (`Player.team` with Cascade) deletes the team \
             that all the other players are in, which then runs its own rules on them.
+
+            Default severity: warning. Nothing fails: the deletes succeed, and whether they are wanted \
+            is the model's intent, which only its author knows.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsdeleterule/cascadedeleterule",

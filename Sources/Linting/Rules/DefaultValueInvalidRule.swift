@@ -18,8 +18,8 @@ public struct DefaultValueInvalidRule: Rule {
             numbers and dates against the minimum and maximum (errors 1610-1640) and string lengths \
             against them (1660/1670).
 
-            Severity depends on the finding. **Error**, because saves fail: a minimum above the maximum \
-            (no value passes validation), a default outside the bounds (every new object that keeps its \
+            Default severity: error, for the findings that make saves fail; the others are warnings. \
+            **Error**, because saves fail: a minimum above the maximum (no value passes validation), a default outside the bounds (every new object that keeps its \
             default fails validation), and a default that cannot be read at all (a UUID) on a required \
             attribute (new objects that rely on it are saved without a value and fail with 1570). \
             **Warning**, because the model builds and loads and Core Data reads some value, just not \

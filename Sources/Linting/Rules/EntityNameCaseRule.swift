@@ -11,6 +11,9 @@ public struct EntityNameCaseRule: Rule {
             editor enforces an uppercase first letter when you name an entity, so a lowercase one comes \
             from a hand edit or another tool. Core Data also derives SQLite table names from entity \
             names, so odd characters there break the store at run time.
+
+            Default severity: warning. A lowercase first letter builds and runs; it breaks conventions \
+            and generated code's readability, not the store.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsentitydescription/name",

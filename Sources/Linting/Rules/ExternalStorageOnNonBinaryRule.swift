@@ -11,6 +11,9 @@ public struct ExternalStorageOnNonBinaryRule: Rule {
             the SQLite row. It applies to values stored as data: Binary attributes, and Transformable \
             ones, which are archived to data (Xcode offers the option for both). On any other type the \
             flag does nothing, so it signals a mistaken type: usually an attribute meant to be Binary.
+
+            Default severity: warning. The flag is ignored, so nothing fails; it only points at a likely \
+            mistake.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsattributedescription/allowsexternalbinarydatastorage",

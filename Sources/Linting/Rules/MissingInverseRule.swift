@@ -12,6 +12,9 @@ public struct MissingInverseRule: Rule {
             so it is not validated again and delete rules cannot keep the graph consistent: a required \
             to-one whose destination is deleted saves, and later reads nil. Xcode's model compiler warns \
             about it (`MOMC_NO_INVERSE_RELATIONSHIP_WARNINGS` silences that warning).
+
+            Default severity: warning. The model builds (momc only warns) and loads; what goes wrong is \
+            silent inconsistency, which the app may never trigger.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/configuring-relationships",

@@ -14,6 +14,9 @@ public struct NoActionDeleteRuleRule: Rule {
             app maintains; Xcode has long flagged it as "an advanced setting". A relationship without \
             an inverse leaves nothing behind on the other side, so only relationships with an inverse are \
             flagged (`missing_inverse` reports the others).
+
+            Default severity: warning. No Action is a legal choice Apple documents for large to-manys; \
+            the model builds and saves succeed, and the dangling references are the app's to repair.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsdeleterule/noactiondeleterule",

@@ -11,6 +11,9 @@ public struct PropertyNameCaseRule: Rule {
             lowerCamelCase; Xcode's model editor enforces a lowercase first letter. An uppercase first \
             letter breaks the KVC accessor pattern Core Data's generated accessors follow (`name`/`setName:`) \
             and reads as a type name in code.
+
+            Default severity: warning. The model builds and loads (OpenEmu's `Image.Box` ships); the \
+            name is only awkward to use.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nspropertydescription/name",

@@ -14,6 +14,9 @@ public struct TransformableWithoutTransformerRule: Rule {
             NSSecureUnarchiveFromDataTransformerName or a custom NSValueTransformer subclass of \
             NSSecureUnarchiveFromDataTransformer", and Core Data logs a run-time warning that the \
             default will change. Transient attributes are never archived and are not flagged.
+
+            Default severity: warning. The model builds and the attribute works today; Xcode itself \
+            reports it as a warning, about security and a future change of default.
             """,
         sources: [
             "https://developer.apple.com/documentation/foundation/nssecureunarchivefromdatatransformer",
