@@ -1,7 +1,7 @@
 import DataModel
 import Foundation
 import Linting
-import Reporting
+@testable import Reporting
 import Testing
 
 /// `momlint graph`: the diagram's content, and a DOT picture Graphviz actually draws.
@@ -53,6 +53,7 @@ import Testing
                 </entity>
                 <entity name="Coach" parentEntity="Person">
                     <relationship name="team" optional="YES" maxCount="1" deletionRule="Deny" destinationEntity="Team" inverseName="coach" inverseEntity="Team"/>
+                    <relationship name="formerTeam" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Team" inverseName="coach" inverseEntity="Team"/>
                 </entity>
             </model>
             """
@@ -79,8 +80,24 @@ import Testing
                 Person }o--o{ Person : "friends: Nullify (its own inverse)"
                 Player |o..|| Person : "is a"
                 Coach |o..|| Person : "is a"
+                Coach }o--o| Team : "formerTeam: Nullify (one-sided inverse)"
 
             """)
+    }
+
+    /// Names Mermaid would misread: keywords and non-words are quoted, attribute names made words.
+    @Test func mermaidNamesParseInEveryRelease() {
+        #expect(MermaidGraph.entityName("Book") == "Book")
+        #expect(MermaidGraph.entityName("One") == "\"One\"")
+        #expect(MermaidGraph.entityName("to") == "\"to\"")
+        #expect(MermaidGraph.entityName("_Private") == "\"_Private\"")
+        #expect(MermaidGraph.entityName("Line Item") == "\"Line Item\"")
+        #expect(MermaidGraph.entityName("Bad\"Name%") == "\"Bad_Name_\"")
+        #expect(MermaidGraph.attributeWord("shirt number") == "shirt_number")
+        #expect(MermaidGraph.attributeWord("_id") == "a_id")
+        #expect(MermaidGraph.attributeWord("pk") == "pk_")
+        #expect(MermaidGraph.attributeWord("pkgName") == "pkgName")
+        #expect(MermaidGraph.attributeWord("") == "unnamed")
     }
 
     static let dot: String? = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"]

@@ -46,6 +46,8 @@ public struct EntityGraph: Sendable {
         public var inverseEdge: Int?
         /// Rule ids of the findings about this relationship, for labels that cannot be coloured.
         public var ruleIDs: [String] = []
+        /// For a relationship: whether it names an inverse (which may not name it back).
+        public var namesInverse = false
     }
 
     public var name: String
@@ -119,6 +121,7 @@ public struct EntityGraph: Sendable {
                 // without a minimum (docs/coredata-semantics.md §2 Checks).
                 edge.mayBeEmpty = relationship.isOptional || (relationship.isToMany && (relationship.minCount ?? 0) == 0)
                 edge.ruleIDs = rulesByKey[key] ?? []
+                edge.namesInverse = relationship.inverseName != nil
                 edgeByPosition[RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)] = edges.count
                 edges.append(edge)
             }

@@ -6,8 +6,8 @@ import Linting
 /// - Entities list their attributes (`String title "optional"`).
 /// - One line per relationship pair: a relationship and its inverse are one line labelled
 ///   `books: Cascade / author: Nullify` (`(its own inverse)` for one like `Person.friends`); a
-///   relationship without an inverse (or whose inverse does not name it back) is a line of its
-///   own, marked `(no inverse)`.
+///   relationship without an inverse is a line of its own, marked `(no inverse)`, and so is one
+///   whose inverse names another relationship, marked `(one-sided inverse)`.
 /// - Crow's-foot marks give each end's cardinality: `|o`/`o|` zero or one, `||` exactly one,
 ///   `}o`/`o{` zero or more, `}|`/`|{` one or more. A relationship that may be empty (optional,
 ///   or a to-many without a minimum it must keep) starts at zero. The far end of a relationship
@@ -21,6 +21,10 @@ import Linting
 /// attribute's comment names its severity and rules (`"error: default_value_invalid"`), a
 /// flagged relationship's label ends in `[warning: no_action_delete_rule]`, findings about an
 /// entity itself are a `momlint` row in its box, and findings about the model are `%%` comments.
+///
+/// Names stay readable by every release where they can: an entity whose name is not a plain word
+/// (or is a word the ER lexer reserves, such as `One` or `To`) is quoted, which needs Mermaid 10.5;
+/// attribute names and types that are not words have `_` for what Mermaid cannot read.
 public enum MermaidGraph {
     public static func render(_ graph: EntityGraph) -> String {
         var lines = ["%% \(graph.name): entity-relationship diagram by momlint", "erDiagram"]
@@ -38,8 +42,8 @@ public enum MermaidGraph {
                 if let severity = attribute.highlight {
                     comment.append("\(severity.rawValue): \(attribute.ruleIDs.joined(separator: ", "))")
                 }
-                let name = identifier(attribute.name, fallback: "attribute")
-                rows.append("\(identifier(attribute.type.replacing(" ", with: ""), fallback: "Unknown")) \(name)"
+                let name = attributeWord(attribute.name)
+                rows.append("\(attributeWord(attribute.type.replacing(" ", with: ""))) \(name)"
                             + (comment.isEmpty ? "" : " \"\(escaped(comment.joined(separator: "; ")))\""))
             }
             lines.append("    \(names[node.id]) {")
@@ -62,7 +66,7 @@ public enum MermaidGraph {
                     lines.append("    \(names[edge.from]) \(leftMark(toMany: otherIsToMany, mayBeEmpty: other.mayBeEmpty))--"
                                  + "\(rightMark(toMany: isToMany, mayBeEmpty: edge.mayBeEmpty)) \(names[edge.to]) : \"\(escaped(label))\"")
                 } else {
-                    let label = relationshipLabel(edge) + " (no inverse)"
+                    let label = relationshipLabel(edge) + (edge.namesInverse ? " (one-sided inverse)" : " (no inverse)")
                     lines.append("    \(names[edge.from]) }o--\(rightMark(toMany: isToMany, mayBeEmpty: edge.mayBeEmpty)) "
                                  + "\(names[edge.to]) : \"\(escaped(label))\"")
                 }
@@ -102,26 +106,60 @@ public enum MermaidGraph {
         }
     }
 
-    /// Mermaid's entity and attribute names are words (letters, digits, `_`, `-`); a name from
-    /// the model that is not one is rewritten with `_` so the diagram still parses.
-    static func identifier(_ text: String, fallback: String) -> String {
+    /// True for a name every Mermaid release reads as a bare word: an ASCII letter, then ASCII
+    /// letters, digits, `_` or `-` (older releases accept nothing else,
+    /// https://github.com/mermaid-js/mermaid/issues/4775).
+    static func isPlainWord(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "_" || scalar == "-"
+        }
+    }
+
+    /// Words the ER lexer takes as keywords (case-insensitively) when they stand alone, so an
+    /// entity of that name must be quoted (https://github.com/mermaid-js/mermaid/issues/7093).
+    static let entityKeywords: Set<String> = [
+        "one", "many", "to", "u", "only", "zero", "optionally", "class", "classdef", "style", "direction",
+        "erdiagram", "title", "acctitle", "accdescr",
+    ]
+
+    /// An attribute's type or name as a bare word: characters Mermaid cannot read become `_`, a
+    /// first character that is not a letter gets `a` before it, and a name the lexer reads as a
+    /// key (`PK`, `FK`, `UK`) gets `_` after it.
+    static func attributeWord(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
             let isWordCharacter = (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
                 || scalar == "_" || scalar == "-"
             output.unicodeScalars.append(isWordCharacter ? scalar : "_")
         }
-        guard let first = output.unicodeScalars.first else { return fallback }
-        return first.properties.isAlphabetic || first == "_" ? output : "_" + output
+        guard let first = output.unicodeScalars.first else { return "unnamed" }
+        if !(first.isASCII && first.properties.isAlphabetic) { output = "a" + output }
+        if ["pk", "fk", "uk"].contains(output.lowercased()) { output += "_" }
+        return output
     }
 
-    /// A quoted label or comment ends at `"` and at a line break, and an ER diagram does not
-    /// decode entity codes there, so `"` becomes `'` and line breaks spaces.
+    /// An entity's name: bare when it is a plain word and no keyword, otherwise quoted (which
+    /// Mermaid 10.5 and later read), with the characters a quoted name cannot hold made `_`.
+    static func entityName(_ text: String) -> String {
+        if isPlainWord(text) && !entityKeywords.contains(text.lowercased()) { return text }
+        var output = ""
+        for scalar in text.unicodeScalars {
+            let isForbidden = scalar == "\"" || scalar == "%" || scalar == "\\" || scalar.properties.generalCategory == .control
+            output.unicodeScalars.append(isForbidden ? "_" : scalar)
+        }
+        return "\"\(output.isEmpty ? "_" : output)\""
+    }
+
+    /// A quoted label or comment ends at `"` and at a line break, `%%` would start a comment in
+    /// older releases, and an ER diagram does not decode entity codes there: `"` becomes `'`,
+    /// `%` becomes `_` and line breaks spaces.
     private static func escaped(_ text: String) -> String {
         var output = ""
         for character in text {
             switch character {
             case "\"": output += "'"
+            case "%": output += "_"
             case "\n", "\r", "\r\n": output += " "
             default: output.append(character)
             }
@@ -129,19 +167,22 @@ public enum MermaidGraph {
         return output
     }
 
-    /// Each node's name in the diagram: the entity name made a Mermaid word, unique even when two
-    /// names differ only in the characters that were rewritten.
+    /// Each node's name in the diagram (`entityName`), unique even when two names differ only in
+    /// the characters that were rewritten.
     private struct EntityNames {
         private var byID: [String: String] = [:]
 
         init(_ nodes: [EntityGraph.Node]) {
             var taken = Set<String>()
             for node in nodes {
-                var name = MermaidGraph.identifier(node.name, fallback: "Entity")
+                var name = MermaidGraph.entityName(node.name)
                 if taken.contains(name) {
+                    let isQuoted = name.hasPrefix("\"")
+                    let stem = isQuoted ? String(name.dropFirst().dropLast()) : name
                     var suffix = 2
-                    while taken.contains("\(name)_\(suffix)") { suffix += 1 }
-                    name = "\(name)_\(suffix)"
+                    func candidate() -> String { isQuoted ? "\"\(stem)_\(suffix)\"" : "\(stem)_\(suffix)" }
+                    while taken.contains(candidate()) { suffix += 1 }
+                    name = candidate()
                 }
                 taken.insert(name)
                 byID[node.id] = name
