@@ -146,6 +146,18 @@ struct RuleBehaviourTests {
         #expect(index.first?.message == "a fetch index 'byTitleAndItems' of 'Folder' names 'items', a to-many relationship, "
             + "which has no column in 'Folder''s table, so the index cannot use it; remove the element and index "
             + "'Item.folder' on its destination instead")
+        let oneWay = try Self.findings("constraint_invalid_property", in: try Self.model("""
+            <entity name="Folder">
+                <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item"/>
+                <fetchIndex name="byItems">
+                    <fetchIndexElement property="items" type="Binary" order="ascending"/>
+                </fetchIndex>
+            </entity>
+            <entity name="Item"/>
+            """))
+        #expect(oneWay.map(\.severity) == [.warning])
+        #expect(oneWay.first?.message.hasSuffix("remove the element and give the relationship an inverse to-one and index "
+            + "that on its destination instead") == true)
     }
 
     @Test func relationshipCountsFailOnlyWhenNoSaveCanPass() throws {

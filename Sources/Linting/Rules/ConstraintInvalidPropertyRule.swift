@@ -113,7 +113,7 @@ public struct ConstraintInvalidPropertyRule: Rule {
                 if reference.isIndex, case .toManyRelationship(let inverse) = problem {
                     // The model builds and loads; the index simply cannot cover the element.
                     let instead = inverse.map { "index '\($0)' on its destination instead" }
-                        ?? "index the destination's foreign key instead"
+                        ?? "give the relationship an inverse to-one and index that on its destination instead"
                     violations.append(Violation(
                         message: "a \(reference.what) of '\(entity.name)' names '\(reference.property)', a to-many relationship, "
                             + "which has no column in '\(entity.name)''s table, so the index cannot use it; remove the element and "
