@@ -68,8 +68,20 @@ final class ShimProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         // A process group of its own (pgid = pid), so that stopping the shim stops whatever
         // the shell started too.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP) | Self.extraSpawnFlags)
         posix_spawnattr_setpgroup(&attributes, 0)
+        // No signal blocked and every signal at its default action. Without these a shim
+        // inherits the mask of the thread that spawns it — a dispatch worker blocks SIGHUP,
+        // SIGINT, SIGTERM, SIGALRM, SIGCHLD and more — so `kill PID` would not stop it and
+        // `signal.alarm` would never fire in a Python shim; and it would inherit momlint's
+        // ignored signals (SIGPIPE), which exec keeps.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP) | Int16(POSIX_SPAWN_SETSIGMASK)
+                                     | Int16(POSIX_SPAWN_SETSIGDEF) | Self.extraSpawnFlags)
 
         let arguments = ["/bin/sh", "-c", command].map { (text: String) in strdup(text) }
         defer { arguments.forEach { free($0) } }

@@ -4,6 +4,7 @@ import CoreDataStoreAdapter
 import Foundation
 import ProcessAdapter
 import ReferenceStore
+import SafeFiles
 import SQLiteStore
 
 /// `momlint conformance`: run the behavioural scenarios against store adapters.
@@ -120,7 +121,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             summaries.append(RunSummary(adapterName: adapter.name, results: results,
                                         expectedFailures: expectations[adapter.name] ?? .none))
         }
-        print(reporterType.report(summaries), terminator: "")
+        let reportWritten = writeToStandardOutput(reporterType.report(summaries))
 
         let matrix = ConformanceMatrix(
             scenarios: scenarios, summaries: summaries,
@@ -128,15 +129,16 @@ struct ConformanceCommand: AsyncParsableCommand {
                 + " --write-report reports/conformance.md").markdown()
         if let reportPath {
             do {
-                try matrix.write(toFile: reportPath, atomically: true, encoding: .utf8)
+                try OutputFileWriter.write(Array(matrix.utf8), toPath: reportPath)
             } catch {
-                print("\(reportPath): error: cannot write the report: \(error.localizedDescription)", to: &standardError)
+                print("\(reportPath): error: cannot write the report: \(error.reason)", to: &standardError)
                 throw ExitCode.inputError
             }
         }
         var reportIsStale = false
         if let checkedReportPath {
-            let committed = try? String(contentsOfFile: checkedReportPath, encoding: .utf8)
+            let committed = (try? RegularFileReader.bytes(atPath: checkedReportPath, limit: 16 << 20))
+                .flatMap { String(bytes: $0, encoding: .utf8) }
             if committed != matrix {
                 reportIsStale = true
                 print("\(checkedReportPath): error: the conformance report is stale; regenerate it with "
@@ -145,7 +147,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             }
         }
 
-        if !suite.errors.isEmpty { throw ExitCode.inputError }
+        if !suite.errors.isEmpty || !reportWritten { throw ExitCode.inputError }
         if reportIsStale || summaries.contains(where: { !$0.isSuccessful }) { throw ExitCode.findings }
     }
 
