@@ -73,7 +73,9 @@ let package = Package(
         .target(name: "ModelExport", dependencies: ["DataModel"]),
         // A store in any language, run as a child process speaking line-delimited JSON
         // (`--adapter exec:COMMAND`; docs/implementers.md). Knows nothing of the linter.
-        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport"]),
+        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport", "CProcessControl"]),
+        // prctl(PR_SET_CHILD_SUBREAPER), which Swift cannot call (it is variadic), for ProcessAdapter.
+        .target(name: "CProcessControl"),
         // Reporters (findings in, text out) and the entity-relationship graph renderers.
         .target(name: "Reporting", dependencies: ["Linting", "DataModel", "SafeFiles"]),
         // YAML from untrusted files, bounded in size, depth and alias expansion before Yams

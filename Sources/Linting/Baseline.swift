@@ -93,7 +93,7 @@ public struct Baseline: Codable, Hashable, Sendable {
         let data: Data
         do {
             // Regular files only: a baseline committed as a symlink to a FIFO must not hang the lint.
-            data = Data(try RegularFileReader.bytes(atPath: path, limit: maximumFileBytes))
+            data = try Data(RegularFileReader.bytes(atPath: path, limit: maximumFileBytes))
         } catch {
             if case .system(ENOENT) = error.problem {
                 throw BaselineError(path: path, problem: "no such baseline file; create one with --write-baseline")

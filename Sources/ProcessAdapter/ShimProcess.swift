@@ -101,6 +101,9 @@ final class ShimProcess {
         input = stdinPair[0]
         output = stdoutPipe[0]
         errors = stderrPipe[0]
+        // Writes wait in poll, with a deadline, instead of blocking on a shim that stopped reading.
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        ShimRegistry.shared.started(pid)
     }
 
     deinit {
@@ -109,8 +112,10 @@ final class ShimProcess {
 
     // MARK: Talking
 
-    /// Writes one line (a newline is added). False when the shim no longer reads its stdin.
-    func writeLine(_ line: String) -> Bool {
+    /// Writes one line (a newline is added). False when the shim no longer reads its stdin: it
+    /// closed it, or it has not taken the line by `deadline` (a shim that stopped reading fills
+    /// the socket's buffer, and a blocking write would wait for ever).
+    func writeLine(_ line: String, before deadline: ContinuousClock.Instant) -> Bool {
         guard input >= 0 else { return false }
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
@@ -119,11 +124,20 @@ final class ShimProcess {
             let count = bytes[written...].withUnsafeBytes { Self.writeWithoutSIGPIPE(input, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return false
+                guard errno == EAGAIN || errno == EWOULDBLOCK else { return false }
+                let remaining = deadline - ContinuousClock.now
+                guard remaining > .zero else { return false }
+                var ready = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, Self.milliseconds(remaining))
+                continue
             }
             written += count
         }
         return true
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        Int32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000 + 1)
     }
 
     /// The next line the shim writes on stdout, without its newline, waiting at most until
@@ -139,8 +153,7 @@ final class ShimProcess {
             guard output >= 0 else { throw .closed }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw .timedOut }
-            let milliseconds = Int32(clamping: remaining.components.seconds * 1000
-                + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Self.milliseconds(remaining)
             var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
             if errors >= 0 { fds.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), milliseconds)
@@ -190,25 +203,30 @@ final class ShimProcess {
     // MARK: Ending
 
     /// Closes the shim's stdin (its cue to exit), waits up to `grace` for it to exit, then
-    /// stops it. Used when the shim is healthy and no longer needed.
+    /// stops it and whatever it left running. Used when the shim is healthy and no longer needed.
     func finish(grace: Duration) {
         guard input >= 0 else { return }
         close(input)
         input = -1
         let deadline = ContinuousClock.now + grace
-        while ContinuousClock.now < deadline {
-            if reap(waiting: false) { break }
+        // Waits for the exit without reaping it: while the shell is an unreaped zombie its pid,
+        // and so its process group's id, cannot be reused, and `stop` can still kill the group.
+        while ContinuousClock.now < deadline && !Self.hasExited(pid) {
             usleep(5_000)
         }
         stop()
     }
 
-    /// Kills the shim and everything it started, and reaps it. Safe to call twice.
+    /// Kills the shim and everything it started — its process group, and on Linux every process
+    /// whose parent chain leads to it (which catches children that left the group with `setsid`
+    /// while their parent lives) — then reaps it. Safe to call twice.
     func stop() {
         if exitDescription == nil {
-            kill(-pid, SIGKILL)
-            kill(pid, SIGKILL)
+            ShimRegistry.killFamily(of: pid, groupIsOurs: true)
             _ = reap(waiting: true)
+        } else {
+            // Reaped already: kill only what is found in the group, never the pid itself.
+            ShimRegistry.killFamily(of: pid, groupIsOurs: false)
         }
         for fd in [input, output, errors] where fd >= 0 { close(fd) }
         input = -1
@@ -217,14 +235,20 @@ final class ShimProcess {
     }
 
     /// How the shim ended (`exited with status 3`, `was killed by signal 11`), once it has:
-    /// waits up to `grace` for the exit to be reported.
+    /// looks at least once, and waits up to `grace` for the exit to be reported.
     func exitStatus(waitingUpTo grace: Duration) -> String? {
         let deadline = ContinuousClock.now + grace
-        while exitDescription == nil && ContinuousClock.now < deadline {
-            if reap(waiting: false) { break }
+        while !reap(waiting: false) && ContinuousClock.now < deadline {
             usleep(5_000)
         }
         return exitDescription
+    }
+
+    /// True once `pid` has exited, without reaping it (`waitid` with WNOWAIT).
+    private static func hasExited(_ pid: pid_t) -> Bool {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return true }
+        return exitedPID(info) != 0
     }
 
     /// True once the child has been reaped; records how it ended.
@@ -234,9 +258,13 @@ final class ShimProcess {
         var status: Int32 = 0
         let result = waitpid(pid, &status, waiting ? 0 : WNOHANG)
         guard result == pid else {
-            if result < 0 && errno != EINTR { exitDescription = "ended" }
+            if result < 0 && errno != EINTR {
+                exitDescription = "ended"
+                ShimRegistry.shared.reaped(pid)
+            }
             return exitDescription != nil
         }
+        ShimRegistry.shared.reaped(pid)
         // WIFEXITED / WEXITSTATUS / WTERMSIG are C macros Swift does not import.
         let signal = status & 0x7F
         exitDescription = signal == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(signal)"
@@ -278,6 +306,8 @@ final class ShimProcess {
 
     private static let extraSpawnFlags = Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
 
+    private static func exitedPID(_ info: siginfo_t) -> pid_t { info.si_pid }
+
     /// Darwin has no MSG_NOSIGNAL; the socket option does the same.
     private static func disableSIGPIPE(_ fd: Int32) {
         var on: Int32 = 1
@@ -315,6 +345,8 @@ final class ShimProcess {
     }
 
     private static let extraSpawnFlags: Int16 = 0
+
+    private static func exitedPID(_ info: siginfo_t) -> pid_t { info._sifields._sigchld.si_pid }
 
     /// Linux: each write says MSG_NOSIGNAL instead.
     private static func disableSIGPIPE(_ fd: Int32) {}

@@ -60,6 +60,11 @@ struct ConformanceCommand: AsyncParsableCommand {
         valueName: "dir"))
     var scenarioDirectory: String?
 
+    @Option(name: .customLong("allow-models-under"), help: ArgumentHelp(
+        "A folder outside the scenario folder whose models scenarios may name (repeatable); "
+            + "by default a scenario's model must be inside the scenario folder.", valueName: "folder"))
+    var allowedModelRoots: [String] = []
+
     @Option(name: .customLong("time-limit"), help: ArgumentHelp(
         "Seconds one scenario may take before it fails.", valueName: "seconds"))
     var timeLimit: Double = 10
@@ -84,6 +89,11 @@ struct ConformanceCommand: AsyncParsableCommand {
             print("error: --time-limit must be a positive number of seconds", to: &standardError)
             throw ExitCode.inputError
         }
+        // Every process a shim started ends with the run, however it ends: even under a thread
+        // the runner abandoned at its time limit, or one that left its process group (adopted
+        // here on Linux when its parent exits).
+        if adapterNames.contains(where: { $0.hasPrefix("exec:") }) { ProcessStoreAdapter.adoptOrphanedDescendants() }
+        defer { ProcessStoreAdapter.stopEveryShim() }
         let adapters: [any StoreAdapter]
         do {
             adapters = try (adapterNames.isEmpty ? ["reference"] : adapterNames).map(Self.registry.adapter(named:))
@@ -93,7 +103,7 @@ struct ConformanceCommand: AsyncParsableCommand {
         }
 
         let directory = scenarioDirectory ?? Self.defaultScenarioDirectory()
-        let suite = ScenarioLoader().loadSuite(in: directory)
+        let suite = ScenarioLoader(allowedModelRoots: allowedModelRoots).loadSuite(in: directory)
         for error in suite.errors { print(error, to: &standardError) }
         var scenarios = suite.scenarios
         if !filters.isEmpty {
@@ -121,6 +131,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             summaries.append(RunSummary(adapterName: adapter.name, results: results,
                                         expectedFailures: expectations[adapter.name] ?? .none))
         }
+
         let reportWritten = writeToStandardOutput(reporterType.report(summaries))
 
         let matrix = ConformanceMatrix(

@@ -51,7 +51,7 @@ struct HostileEnvironmentCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         let kind = try FileManager.default.attributesOfItem(atPath: workspace.path + "/out.sarif")[.type] as? FileAttributeType
         #expect(kind == .typeSymbolicLink)
-        #expect(try workspace.read("reports/real.sarif").contains("\"version\" : \"2.1.0\""))
+        #expect(try workspace.read("reports/real.sarif").contains("\"version\": \"2.1.0\""))
     }
 
     @Test func baselineToAFIFOIsWrittenThroughNotReplaced() throws {
