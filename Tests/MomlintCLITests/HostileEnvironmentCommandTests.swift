@@ -112,3 +112,15 @@ struct HostileEnvironmentCommandTests {
         #expect(result.standardError.contains("error: cannot write to standard output: no space left on device"))
     }
 }
+
+extension HostileEnvironmentCommandTests {
+    @Test func failedWriteOfAGraphOrAnExportToStandardOutputExits2() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let workspace = try Workspace()
+        for command in [["graph", "Library.xcdatamodeld"], ["export", "Library.xcdatamodeld"]] {
+            let result = try Self.run(command, in: workspace, standardOutputTo: "/dev/full")
+            #expect(result.status == 2, "\(command[0]): \(result.standardError)")
+            #expect(result.standardError.contains("error: cannot write to standard output: no space left on device"))
+        }
+    }
+}
