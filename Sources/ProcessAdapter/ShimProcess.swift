@@ -211,7 +211,7 @@ final class ShimProcess {
         let deadline = ContinuousClock.now + grace
         // Waits for the exit without reaping it: while the shell is an unreaped zombie its pid,
         // and so its process group's id, cannot be reused, and `stop` can still kill the group.
-        while ContinuousClock.now < deadline && !Self.hasExited(pid) {
+        while ContinuousClock.now < deadline && Self.state(of: pid) == .running {
             usleep(5_000)
         }
         stop()
@@ -221,12 +221,10 @@ final class ShimProcess {
     /// whose parent chain leads to it (which catches children that left the group with `setsid`
     /// while their parent lives) — then reaps it. Safe to call twice.
     func stop() {
+        // Once reaped, the family was killed just before (see `reap`).
         if exitDescription == nil {
-            ShimRegistry.killFamily(of: pid, groupIsOurs: true)
+            ShimRegistry.killFamily(of: pid)
             _ = reap(waiting: true)
-        } else {
-            // Reaped already: kill only what is found in the group, never the pid itself.
-            ShimRegistry.killFamily(of: pid, groupIsOurs: false)
         }
         for fd in [input, output, errors] where fd >= 0 { close(fd) }
         input = -1
@@ -244,17 +242,28 @@ final class ShimProcess {
         return exitDescription
     }
 
-    /// True once `pid` has exited, without reaping it (`waitid` with WNOWAIT).
-    private static func hasExited(_ pid: pid_t) -> Bool {
+    private enum ChildState { case running, exited, notOurChild }
+
+    /// Whether the child `pid` runs or has exited, without reaping it (`waitid` with WNOWAIT).
+    private static func state(of pid: pid_t) -> ChildState {
         var info = siginfo_t()
-        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return true }
-        return exitedPID(info) != 0
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return .notOurChild }
+        return exitedPID(info) == 0 ? .running : .exited
     }
 
-    /// True once the child has been reaped; records how it ended.
+    /// True once the child has been reaped; records how it ended. A shim found exited has its
+    /// family killed *before* it is reaped: while it is an unreaped zombie its pid, and so its
+    /// group's id, cannot be reused, so nothing else can be hit.
     @discardableResult
     private func reap(waiting: Bool) -> Bool {
         guard exitDescription == nil else { return true }
+        if !waiting {
+            switch Self.state(of: pid) {
+            case .running: return false
+            case .exited: ShimRegistry.killFamily(of: pid)
+            case .notOurChild: break  // reaped elsewhere: waitpid below records that it ended
+            }
+        }
         var status: Int32 = 0
         let result = waitpid(pid, &status, waiting ? 0 : WNOHANG)
         guard result == pid else {

@@ -48,27 +48,25 @@ final class ShimRegistry: @unchecked Sendable {
     }
 
     /// Sends SIGKILL to the shim `pid`, its process group and (on Linux) every descendant.
-    /// `groupIsOurs`: the shim is not reaped yet, so its pid and its group's id still belong to
-    /// it; otherwise only processes found in the group are killed, never `pid` itself.
-    static func killFamily(of pid: pid_t, groupIsOurs: Bool) {
+    /// Only for a shim not yet reaped (running, or a zombie): then its pid and its group's id
+    /// are still its own.
+    static func killFamily(of pid: pid_t) {
         #if os(Linux)
         // Stop first, then look again: a process that forks between a scan and the kill would
         // otherwise leave a child behind. Each round freezes what it finds; the scan ends when
         // nothing new appears.
         var frozen: Set<pid_t> = []
-        if groupIsOurs { kill(-pid, SIGSTOP) }
+        kill(-pid, SIGSTOP)
         for _ in 0..<16 {
             let found = ProcessTable.read().family(of: [pid]).subtracting(frozen)
             if found.isEmpty { break }
-            for member in found where member != pid || groupIsOurs { kill(member, SIGSTOP) }
+            for member in found { kill(member, SIGSTOP) }
             frozen.formUnion(found)
         }
-        for member in frozen where member != pid || groupIsOurs { kill(member, SIGKILL) }
+        for member in frozen { kill(member, SIGKILL) }
         #endif
-        if groupIsOurs {
-            kill(-pid, SIGKILL)
-            kill(pid, SIGKILL)
-        }
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
     }
 
     /// Makes this process inherit the orphans of everything it starts (Linux), so that
@@ -83,7 +81,7 @@ final class ShimRegistry: @unchecked Sendable {
     /// of this process, and reaps those it can. For a command line tool at the end of its run:
     /// it ends every child process of this process.
     static func stopEverything() {
-        for pid in shared.livePIDs { killFamily(of: pid, groupIsOurs: true) }
+        for pid in shared.livePIDs { killFamily(of: pid) }
         #if os(Linux)
         let me = getpid()
         var frozen: Set<pid_t> = []
