@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Configuring", targets: ["Configuring"]),
         .library(name: "SafeYAML", targets: ["SafeYAML"]),
+        .library(name: "SafeFiles", targets: ["SafeFiles"]),
         .plugin(name: "LintModels", targets: ["LintModels"]),
         .library(name: "ModelGenerator", targets: ["ModelGenerator"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
@@ -38,15 +39,18 @@ let package = Package(
         ),
         // The parsed Core Data model (immutable values) and the loader that builds it.
         // Knows nothing of rules, reporters or stores.
-        .target(name: "DataModel", dependencies: ["CLibXML2"]),
+        .target(name: "DataModel", dependencies: ["CLibXML2", "SafeFiles"]),
+        // Reading files someone else named (regular files only, never blocking on a FIFO or a
+        // terminal) and writing reports (never replacing a link, a FIFO or a device).
+        .target(name: "SafeFiles"),
         // The rule engine and the rule catalogue: a model in, findings out.
-        .target(name: "Linting", dependencies: ["DataModel"]),
+        .target(name: "Linting", dependencies: ["DataModel", "SafeFiles"]),
         // Model–code consistency: hand-written NSManagedObject subclasses (parsed with
         // swift-syntax) checked against the entities they represent.
         .target(
             name: "SourceConsistency",
             dependencies: [
-                "DataModel", "Linting",
+                "DataModel", "Linting", "SafeFiles",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 // For the parser's own wording of syntax errors ("expected '}' to end class").
@@ -57,7 +61,7 @@ let package = Package(
         // reporters. Knows nothing of the linter.
         .target(
             name: "Conformance",
-            dependencies: ["DataModel", "SafeYAML", .product(name: "Yams", package: "Yams")]
+            dependencies: ["DataModel", "SafeYAML", "SafeFiles", .product(name: "Yams", package: "Yams")]
         ),
         // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
         // scenarios define them.
@@ -69,12 +73,14 @@ let package = Package(
         .target(name: "ModelExport", dependencies: ["DataModel"]),
         // A store in any language, run as a child process speaking line-delimited JSON
         // (`--adapter exec:COMMAND`; docs/implementers.md). Knows nothing of the linter.
-        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport"]),
+        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport", "CProcessControl"]),
+        // prctl(PR_SET_CHILD_SUBREAPER), which Swift cannot call (it is variadic), for ProcessAdapter.
+        .target(name: "CProcessControl"),
         // Reporters (findings in, text out) and the entity-relationship graph renderers.
-        .target(name: "Reporting", dependencies: ["Linting", "DataModel"]),
+        .target(name: "Reporting", dependencies: ["Linting", "DataModel", "SafeFiles"]),
         // YAML from untrusted files, bounded in size, depth and alias expansion before Yams
         // composes it; shared by the configuration and scenario loaders.
-        .target(name: "SafeYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "SafeYAML", dependencies: ["SafeFiles", .product(name: "Yams", package: "Yams")]),
         // `.momlint.yml`: finding it, reading it with Yams, and turning it into an engine.
         .target(
             name: "Configuring",
@@ -109,11 +115,12 @@ let package = Package(
             dependencies: [
                 "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
                 "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "ModelGenerator",
-                "SQLiteStore",
+                "SQLiteStore", "SafeFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
+        .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
         .testTarget(name: "SafeYAMLTests", dependencies: ["SafeYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
@@ -123,6 +130,15 @@ let package = Package(
             dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "ModelGeneratorTests", dependencies: ["ModelGenerator", "DataModel", "Linting"]),
+        // Kills a saving child process at many points and checks the file holds one whole state.
+        // `PackageManifestTests` fails if a folder under Tests/ has no test target here.
+        .testTarget(
+            name: "SQLiteCrashSafetyTests",
+            dependencies: [
+                "SQLiteStore", "Conformance", "DataModel", "sqlite-crash-child",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
         // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
         .testTarget(

@@ -28,6 +28,16 @@ public enum ConformanceSuite {
             .appendingPathComponent("Fixtures/Scenarios").path
     }
 
+    /// The models the shipped scenarios use: `Fixtures/Models` of the momlint checkout this
+    /// library was compiled from. Every scenario may name a model here.
+    public static var shippedModelDirectory: String {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // Conformance
+            .deletingLastPathComponent()  // Sources
+            .deletingLastPathComponent()  // package root
+            .appendingPathComponent("Fixtures/Models").path
+    }
+
     /// Every scenario, in id order. Throws when any file fails to load, so a broken or missing
     /// suite can never pass as an empty one.
     public static func scenarios(in directory: String? = nil) throws -> [Scenario] {

@@ -23,7 +23,9 @@ public enum PrintableText {
         return result
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// True for the characters `escaped` rewrites: controls, line separators, bidirectional
+    /// controls. Structured formats (JSON, XML) use it to write them as character escapes.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true  // C0, DEL, C1
         case 0x2028, 0x2029: true  // line and paragraph separators

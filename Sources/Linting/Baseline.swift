@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 
 /// Findings recorded on purpose, so a project with an existing model can adopt momlint and
 /// see only what is new (`--write-baseline FILE`, then `--baseline FILE`).
@@ -85,10 +86,19 @@ public struct Baseline: Codable, Hashable, Sendable {
         return (try! encoder.encode(self)) + Data("\n".utf8)
     }
 
+    /// The largest baseline read: a few hundred bytes per finding, so room for about 100,000.
+    public static let maximumFileBytes = 64 << 20
+
     public static func read(from path: String) throws(BaselineError) -> Baseline {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw BaselineError(path: path, problem: FileManager.default.fileExists(atPath: path)
-                                ? "cannot read the baseline file" : "no such baseline file; create one with --write-baseline")
+        let data: Data
+        do {
+            // Regular files only: a baseline committed as a symlink to a FIFO must not hang the lint.
+            data = try Data(RegularFileReader.bytes(atPath: path, limit: maximumFileBytes))
+        } catch {
+            if case .system(ENOENT) = error.problem {
+                throw BaselineError(path: path, problem: "no such baseline file; create one with --write-baseline")
+            }
+            throw BaselineError(path: path, problem: "cannot read the baseline: \(error.reason)")
         }
         let baseline: Baseline
         do {
@@ -103,11 +113,12 @@ public struct Baseline: Codable, Hashable, Sendable {
         return baseline
     }
 
+    /// Writes the baseline: a regular file is replaced whole, a link or a device never replaced (`OutputFileWriter`).
     public func write(to path: String) throws(BaselineError) {
         do {
-            try encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
+            try OutputFileWriter.write(Array(encoded()), toPath: path)
         } catch {
-            throw BaselineError(path: path, problem: "cannot write the baseline: \(error.localizedDescription)")
+            throw BaselineError(path: path, problem: "cannot write the baseline: \(error.reason)")
         }
     }
 

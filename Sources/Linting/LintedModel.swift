@@ -21,6 +21,7 @@ public final class LintedModel: Sendable {
         cloudKitScopeFact = SharedFact { CloudKitScope(model: model) }
         ambiguousInverseGroupsFact = SharedFact { AmbiguousInverseGroups(model: model) }
         cascadeGraphFact = SharedFact { CascadeGraph(model: model) { $0.deletionRule == .cascade } }
+        inheritedPropertiesFact = SharedFact { InheritedProperties(model: model) }
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<Model, Value>) -> Value {
@@ -35,10 +36,13 @@ public final class LintedModel: Sendable {
     var ambiguousInverseGroups: AmbiguousInverseGroups { ambiguousInverseGroupsFact.value }
     /// The relationships a delete cascades along, as a graph over entities.
     var cascadeGraph: CascadeGraph { cascadeGraphFact.value }
+    /// What each entity inherits, built in one walk down the hierarchy (linear in its depth).
+    var inheritedProperties: InheritedProperties { inheritedPropertiesFact.value }
 
     private let cloudKitScopeFact: SharedFact<CloudKitScope>
     private let ambiguousInverseGroupsFact: SharedFact<AmbiguousInverseGroups>
     private let cascadeGraphFact: SharedFact<CascadeGraph>
+    private let inheritedPropertiesFact: SharedFact<InheritedProperties>
 
     // MARK: The model's lookups (methods are not reached through dynamic member lookup)
 

@@ -67,6 +67,13 @@ public enum RuleDocumentation {
         return text + "\n"
     }
 
+    /// The options of the catalogue's rule with this description (`ConfigurableRule`), if any.
+    static func options(of description: RuleDescription) -> [RuleOptionDescription] {
+        guard let rule = RuleCatalogue.all.first(where: { $0.description.id == description.id }),
+              let configurable = rule as? any ConfigurableRule.Type else { return [] }
+        return configurable.options
+    }
+
     /// A rule's page in Markdown.
     public static func page(for description: RuleDescription) -> String {
         var text = """
@@ -89,6 +96,11 @@ public enum RuleDocumentation {
             text += "Sources:\n\n" + description.sources.map { "- \($0)\n" }.joined() + "\n"
         }
         text += "## How to fix\n\n\(description.howToFix)\n\n"
+        let options = Self.options(of: description)
+        if !options.isEmpty {
+            text += "## Options\n\nSet in `.momlint.yml` under the rule's id, beside `severity`:\n\n"
+                + options.map { "- `\($0.name)`: \($0.summary)\n" }.joined() + "\n"
+        }
         text += examplesSection("Triggering examples", description.triggeringExamples,
                                 note: "`↓` marks where each finding is reported.")
         text += examplesSection("Non-triggering examples", description.nonTriggeringExamples, note: nil)
@@ -106,6 +118,10 @@ public enum RuleDocumentation {
             text += "\nSources:\n" + description.sources.map { "  - \($0)\n" }.joined()
         }
         if !description.howToFix.isEmpty { text += "\nHow to fix:\n\(description.howToFix)\n" }
+        let options = Self.options(of: description)
+        if !options.isEmpty {
+            text += "\nOptions (in .momlint.yml, under the rule's id):\n" + options.map { "  - \($0.name): \($0.summary)\n" }.joined()
+        }
         if !hasExamples { text += "\nExamples: Rules/\(fileName(for: description))\n" }
         for (title, examples) in [("Triggering example", description.triggeringExamples),
                                   ("Non-triggering example", description.nonTriggeringExamples)] {

@@ -52,6 +52,23 @@ public struct ProcessStoreAdapter: StoreAdapter {
         return adapter
     }
 
+    /// For a command line tool before its first shim starts: on Linux, descendants whose parent
+    /// exits are re-parented to this process (a child subreaper), so `stopEveryShim` can still
+    /// find them. False where the system offers no such thing.
+    @discardableResult
+    public static func adoptOrphanedDescendants() -> Bool {
+        ShimRegistry.becomeChildSubreaper()
+    }
+
+    /// Ends every shim this process started and everything they started, including shims of
+    /// scenario threads the runner abandoned at their time limit; then, on Linux, every other
+    /// descendant of this process. For a command line tool at the end of its run (a library
+    /// that shares its process with other child processes should not call it). docs/security.md
+    /// ("Hostile environments") says what remains out of reach.
+    public static func stopEveryShim() {
+        ShimRegistry.stopEverything()
+    }
+
     public func openStore(_ setup: StoreSetup) throws -> any ConformanceStore {
         let exported: Data
         do {

@@ -80,7 +80,7 @@ final class ShimConnection: @unchecked Sendable {
         } catch {
             throw StoreAdapterError(.invalidRequest, "cannot write \(request) as JSON: \(error)")
         }
-        guard process.writeLine(line) else {
+        guard process.writeLine(line, before: .now + limit) else {
             // A shim that has exited closes its stdin and its stdout; which of the two this
             // process notices first is a race. Describe a shim that is gone by its stdout either
             // way, so the same failure always reads the same.
@@ -134,7 +134,9 @@ final class ShimConnection: @unchecked Sendable {
     /// pipes closed), so the message can say its exit status.
     func broken(_ what: String, waitForExit: Bool) -> StoreAdapterError {
         isBroken = true
-        let ending = process.exitStatus(waitingUpTo: waitForExit ? .seconds(1) : .zero)
+        // A moment even when no exit is expected: a shim that printed garbage and exited should
+        // be reported as exited, with its status, not as stopped.
+        let ending = process.exitStatus(waitingUpTo: waitForExit ? .seconds(1) : .milliseconds(250))
         // Read stderr before stopping: stopping closes the pipe, and a shim that failed before
         // anything was read from it (a command that does not exist) said why only there.
         let tail = process.standardErrorTail()

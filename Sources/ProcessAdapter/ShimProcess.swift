@@ -68,8 +68,20 @@ final class ShimProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         // A process group of its own (pgid = pid), so that stopping the shim stops whatever
         // the shell started too.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP) | Self.extraSpawnFlags)
         posix_spawnattr_setpgroup(&attributes, 0)
+        // No signal blocked and every signal at its default action. Without these a shim
+        // inherits the mask of the thread that spawns it — a dispatch worker blocks SIGHUP,
+        // SIGINT, SIGTERM, SIGALRM, SIGCHLD and more — so `kill PID` would not stop it and
+        // `signal.alarm` would never fire in a Python shim; and it would inherit momlint's
+        // ignored signals (SIGPIPE), which exec keeps.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP) | Int16(POSIX_SPAWN_SETSIGMASK)
+                                     | Int16(POSIX_SPAWN_SETSIGDEF) | Self.extraSpawnFlags)
 
         let arguments = ["/bin/sh", "-c", command].map { (text: String) in strdup(text) }
         defer { arguments.forEach { free($0) } }
@@ -89,6 +101,9 @@ final class ShimProcess {
         input = stdinPair[0]
         output = stdoutPipe[0]
         errors = stderrPipe[0]
+        // Writes wait in poll, with a deadline, instead of blocking on a shim that stopped reading.
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        ShimRegistry.shared.started(pid)
     }
 
     deinit {
@@ -97,8 +112,10 @@ final class ShimProcess {
 
     // MARK: Talking
 
-    /// Writes one line (a newline is added). False when the shim no longer reads its stdin.
-    func writeLine(_ line: String) -> Bool {
+    /// Writes one line (a newline is added). False when the shim no longer reads its stdin: it
+    /// closed it, or it has not taken the line by `deadline` (a shim that stopped reading fills
+    /// the socket's buffer, and a blocking write would wait for ever).
+    func writeLine(_ line: String, before deadline: ContinuousClock.Instant) -> Bool {
         guard input >= 0 else { return false }
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
@@ -107,11 +124,20 @@ final class ShimProcess {
             let count = bytes[written...].withUnsafeBytes { Self.writeWithoutSIGPIPE(input, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return false
+                guard errno == EAGAIN || errno == EWOULDBLOCK else { return false }
+                let remaining = deadline - ContinuousClock.now
+                guard remaining > .zero else { return false }
+                var ready = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, Self.milliseconds(remaining))
+                continue
             }
             written += count
         }
         return true
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        Int32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000 + 1)
     }
 
     /// The next line the shim writes on stdout, without its newline, waiting at most until
@@ -127,8 +153,7 @@ final class ShimProcess {
             guard output >= 0 else { throw .closed }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw .timedOut }
-            let milliseconds = Int32(clamping: remaining.components.seconds * 1000
-                + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Self.milliseconds(remaining)
             var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
             if errors >= 0 { fds.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), milliseconds)
@@ -178,24 +203,27 @@ final class ShimProcess {
     // MARK: Ending
 
     /// Closes the shim's stdin (its cue to exit), waits up to `grace` for it to exit, then
-    /// stops it. Used when the shim is healthy and no longer needed.
+    /// stops it and whatever it left running. Used when the shim is healthy and no longer needed.
     func finish(grace: Duration) {
         guard input >= 0 else { return }
         close(input)
         input = -1
         let deadline = ContinuousClock.now + grace
-        while ContinuousClock.now < deadline {
-            if reap(waiting: false) { break }
+        // Waits for the exit without reaping it: while the shell is an unreaped zombie its pid,
+        // and so its process group's id, cannot be reused, and `stop` can still kill the group.
+        while ContinuousClock.now < deadline && Self.state(of: pid) == .running {
             usleep(5_000)
         }
         stop()
     }
 
-    /// Kills the shim and everything it started, and reaps it. Safe to call twice.
+    /// Kills the shim and everything it started — its process group, and on Linux every process
+    /// whose parent chain leads to it (which catches children that left the group with `setsid`
+    /// while their parent lives) — then reaps it. Safe to call twice.
     func stop() {
+        // Once reaped, the family was killed just before (see `reap`).
         if exitDescription == nil {
-            kill(-pid, SIGKILL)
-            kill(pid, SIGKILL)
+            ShimRegistry.killFamily(of: pid)
             _ = reap(waiting: true)
         }
         for fd in [input, output, errors] where fd >= 0 { close(fd) }
@@ -205,26 +233,47 @@ final class ShimProcess {
     }
 
     /// How the shim ended (`exited with status 3`, `was killed by signal 11`), once it has:
-    /// waits up to `grace` for the exit to be reported.
+    /// looks at least once, and waits up to `grace` for the exit to be reported.
     func exitStatus(waitingUpTo grace: Duration) -> String? {
         let deadline = ContinuousClock.now + grace
-        while exitDescription == nil && ContinuousClock.now < deadline {
-            if reap(waiting: false) { break }
+        while !reap(waiting: false) && ContinuousClock.now < deadline {
             usleep(5_000)
         }
         return exitDescription
     }
 
-    /// True once the child has been reaped; records how it ended.
+    private enum ChildState { case running, exited, notOurChild }
+
+    /// Whether the child `pid` runs or has exited, without reaping it (`waitid` with WNOWAIT).
+    private static func state(of pid: pid_t) -> ChildState {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return .notOurChild }
+        return exitedPID(info) == 0 ? .running : .exited
+    }
+
+    /// True once the child has been reaped; records how it ended. A shim found exited has its
+    /// family killed *before* it is reaped: while it is an unreaped zombie its pid, and so its
+    /// group's id, cannot be reused, so nothing else can be hit.
     @discardableResult
     private func reap(waiting: Bool) -> Bool {
         guard exitDescription == nil else { return true }
+        if !waiting {
+            switch Self.state(of: pid) {
+            case .running: return false
+            case .exited: ShimRegistry.killFamily(of: pid)
+            case .notOurChild: break  // reaped elsewhere: waitpid below records that it ended
+            }
+        }
         var status: Int32 = 0
         let result = waitpid(pid, &status, waiting ? 0 : WNOHANG)
         guard result == pid else {
-            if result < 0 && errno != EINTR { exitDescription = "ended" }
+            if result < 0 && errno != EINTR {
+                exitDescription = "ended"
+                ShimRegistry.shared.reaped(pid)
+            }
             return exitDescription != nil
         }
+        ShimRegistry.shared.reaped(pid)
         // WIFEXITED / WEXITSTATUS / WTERMSIG are C macros Swift does not import.
         let signal = status & 0x7F
         exitDescription = signal == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(signal)"
@@ -266,6 +315,8 @@ final class ShimProcess {
 
     private static let extraSpawnFlags = Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
 
+    private static func exitedPID(_ info: siginfo_t) -> pid_t { info.si_pid }
+
     /// Darwin has no MSG_NOSIGNAL; the socket option does the same.
     private static func disableSIGPIPE(_ fd: Int32) {
         var on: Int32 = 1
@@ -303,6 +354,8 @@ final class ShimProcess {
     }
 
     private static let extraSpawnFlags: Int16 = 0
+
+    private static func exitedPID(_ info: siginfo_t) -> pid_t { info._sifields._sigchld.si_pid }
 
     /// Linux: each write says MSG_NOSIGNAL instead.
     private static func disableSIGPIPE(_ fd: Int32) {}

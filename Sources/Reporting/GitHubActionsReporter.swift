@@ -1,3 +1,4 @@
+import DataModel
 import Linting
 
 /// GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`, which
@@ -39,9 +40,11 @@ public enum GitHubActionsReporter: Reporter {
         return output + totals + "\n"
     }
 
+    /// Every value is made printable first (`PrintableText`: ESC, BEL, U+202E… become `\u{…}`),
+    /// then escaped as the runner expects, so a file name cannot forge a command or what a reader sees.
     private static func command(_ name: String, properties: [(String, String)], message: String) -> String {
-        let list = properties.map { "\($0.0)=\(escapeProperty($0.1))" }.joined(separator: ",")
-        return "::\(name) \(list)::\(escapeData(message))\n"
+        let list = properties.map { "\($0.0)=\(escapeProperty(PrintableText.escaped($0.1)))" }.joined(separator: ",")
+        return "::\(name) \(list)::\(escapeData(PrintableText.escaped(message)))\n"
     }
 
     /// The runner's escaping for a command's message (toolkit `escapeData`). Works on scalars,

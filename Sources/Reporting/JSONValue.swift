@@ -1,3 +1,5 @@
+import DataModel
+
 /// A JSON document with object keys in the order written, so JSON and SARIF output reads in
 /// a sensible order (`schemaVersion` first) and is byte-stable for committed expected outputs.
 /// Foundation's encoder can only sort keys alphabetically or not at all.
@@ -52,7 +54,10 @@ enum JSONValue: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLitera
         }
     }
 
-    /// RFC 8259 escaping: quote, backslash and control characters; everything else as UTF-8.
+    /// RFC 8259 escaping: quote, backslash and control characters; the other characters a
+    /// terminal or a viewer would act on (DEL, C1, line separators, bidirectional controls —
+    /// `PrintableText`) as `\uXXXX` too, so the value is intact but cannot forge what a reader sees;
+    /// everything else as UTF-8.
     private static func writeString(_ text: String, to output: inout String) {
         output += "\""
         for scalar in text.unicodeScalars {
@@ -62,7 +67,7 @@ enum JSONValue: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLitera
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || PrintableText.needsEscape(scalar):
                 let hex = String(scalar.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: output.unicodeScalars.append(scalar)

@@ -81,7 +81,9 @@ public enum JUnitReporter: Reporter {
         init(_ name: String, _ attributes: [(String, String)], text: String? = nil, children: [Element] = []) {
             self.name = name
             self.attributes = attributes
-            self.text = text
+            // Text is one `path:line:column: severity: message` line: made printable, so a path
+            // holding a line break cannot start a line of its own where the XML is printed.
+            self.text = text.map(PrintableText.escaped)
             self.children = children
         }
 

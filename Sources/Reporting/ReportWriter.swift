@@ -1,8 +1,10 @@
 import Foundation
 import Linting
+import SafeFiles
 
 /// Runs every requested reporter over one run and sends each report where it belongs: files
-/// are written whole (their folders created), standard output gets the reports meant for it
+/// are written whole (their folders created; see `OutputFileWriter` for links, FIFOs and
+/// devices), standard output gets the reports meant for it
 /// in the order they were asked for.
 public struct ReportWriter {
     public var destinations: [ReporterDestination]
@@ -28,11 +30,10 @@ public struct ReportWriter {
                 continue
             }
             do {
-                let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data(report.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+                // A regular file is replaced whole; a symlink, FIFO or device is never replaced.
+                try OutputFileWriter.write(Array(report.utf8), toPath: file)
             } catch {
-                throw ReportWriteError(path: file, reason: error.localizedDescription)
+                throw ReportWriteError(path: file, reason: error.reason)
             }
         }
         return standardOutput

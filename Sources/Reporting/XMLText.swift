@@ -1,3 +1,5 @@
+import DataModel
+
 /// Escaping for XML text and attribute values (XML 1.0 §2.4, §3.3.3).
 enum XMLText {
     /// Escapes markup characters, keeps line breaks in attributes as character references
@@ -17,6 +19,9 @@ enum XMLText {
             case "\t", "\n": output.unicodeScalars.append(scalar)
             case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
                 output += "\u{FFFD}"
+            case _ where PrintableText.needsEscape(scalar):
+                // DEL, C1 and bidirectional controls: kept, as references a viewer cannot act on.
+                output += "&#x\(String(scalar.value, radix: 16, uppercase: true));"
             default: output.unicodeScalars.append(scalar)
             }
         }

@@ -1,13 +1,15 @@
 @preconcurrency import CYaml
 import Foundation
+import SafeFiles
 import Yams
 
 /// Reads YAML written by people we do not trust (a `.momlint.yml` in a pull request, a
 /// scenario file from another project) in bounded time and memory, then composes it with Yams.
 ///
 /// What Yams alone does not bound, and this does:
-/// - Size: files are read through `readText`, which never reads past the limit (a FIFO or
-///   `/dev/zero` passed as a configuration cannot make it read forever).
+/// - Size and kind: files are read through `readText`, which reads only regular files (a FIFO,
+///   a terminal or `/dev/zero` passed as a configuration is refused before a byte is read) and
+///   never past the limit.
 /// - Aliases: Yams shares an aliased node instead of copying it, but anything that walks the
 ///   tree (a reader, `==`, hashing — which Yams' own duplicate-key check does on every mapping
 ///   key) sees every copy, so a "billion laughs" document of 1 KB becomes 10⁹ nodes.
@@ -44,21 +46,17 @@ public enum SafeYAML {
     /// Reads the UTF-8 text of the file at `path`, refusing it if it is larger than
     /// `limits.maximumBytes`, without ever reading more than one byte past the limit.
     public static func readText(atPath path: String, limits: Limits = .standard) throws(YAMLRefusal) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw YAMLRefusal(unreadable: "permission denied or not a regular file")
-        }
-        defer { try? handle.close() }
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try handle.read(upToCount: limits.maximumBytes + 1) ?? Data()
+            bytes = try RegularFileReader.bytes(atPath: path, limit: limits.maximumBytes)
         } catch {
-            throw YAMLRefusal(unreadable: error.localizedDescription)
+            if case .tooLarge = error.problem {
+                throw YAMLRefusal("the file is larger than \(limits.maximumBytes) bytes, the limit for a YAML file; "
+                                  + "momlint's YAML files are a few kilobytes")
+            }
+            throw YAMLRefusal(unreadable: error.reason)
         }
-        guard data.count <= limits.maximumBytes else {
-            throw YAMLRefusal("the file is larger than \(limits.maximumBytes) bytes, the limit for a YAML file; "
-                              + "momlint's YAML files are a few kilobytes")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw YAMLRefusal(unreadable: "it is not UTF-8 text")
         }
         return text

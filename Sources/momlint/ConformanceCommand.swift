@@ -4,6 +4,7 @@ import CoreDataStoreAdapter
 import Foundation
 import ProcessAdapter
 import ReferenceStore
+import SafeFiles
 import SQLiteStore
 
 /// `momlint conformance`: run the behavioural scenarios against store adapters.
@@ -59,6 +60,11 @@ struct ConformanceCommand: AsyncParsableCommand {
         valueName: "dir"))
     var scenarioDirectory: String?
 
+    @Option(name: .customLong("allow-models-under"), help: ArgumentHelp(
+        "A folder outside the scenario folder whose models scenarios may name (repeatable); "
+            + "by default a scenario's model must be inside the scenario folder.", valueName: "folder"))
+    var allowedModelRoots: [String] = []
+
     @Option(name: .customLong("time-limit"), help: ArgumentHelp(
         "Seconds one scenario may take before it fails.", valueName: "seconds"))
     var timeLimit: Double = 10
@@ -83,6 +89,11 @@ struct ConformanceCommand: AsyncParsableCommand {
             print("error: --time-limit must be a positive number of seconds", to: &standardError)
             throw ExitCode.inputError
         }
+        // Every process a shim started ends with the run, however it ends: even under a thread
+        // the runner abandoned at its time limit, or one that left its process group (adopted
+        // here on Linux when its parent exits).
+        if adapterNames.contains(where: { $0.hasPrefix("exec:") }) { ProcessStoreAdapter.adoptOrphanedDescendants() }
+        defer { ProcessStoreAdapter.stopEveryShim() }
         let adapters: [any StoreAdapter]
         do {
             adapters = try (adapterNames.isEmpty ? ["reference"] : adapterNames).map(Self.registry.adapter(named:))
@@ -92,7 +103,7 @@ struct ConformanceCommand: AsyncParsableCommand {
         }
 
         let directory = scenarioDirectory ?? Self.defaultScenarioDirectory()
-        let suite = ScenarioLoader().loadSuite(in: directory)
+        let suite = ScenarioLoader(allowedModelRoots: allowedModelRoots).loadSuite(in: directory)
         for error in suite.errors { print(error, to: &standardError) }
         var scenarios = suite.scenarios
         if !filters.isEmpty {
@@ -120,7 +131,8 @@ struct ConformanceCommand: AsyncParsableCommand {
             summaries.append(RunSummary(adapterName: adapter.name, results: results,
                                         expectedFailures: expectations[adapter.name] ?? .none))
         }
-        print(reporterType.report(summaries), terminator: "")
+
+        let reportWritten = writeToStandardOutput(reporterType.report(summaries))
 
         let matrix = ConformanceMatrix(
             scenarios: scenarios, summaries: summaries,
@@ -128,15 +140,16 @@ struct ConformanceCommand: AsyncParsableCommand {
                 + " --write-report reports/conformance.md").markdown()
         if let reportPath {
             do {
-                try matrix.write(toFile: reportPath, atomically: true, encoding: .utf8)
+                try OutputFileWriter.write(Array(matrix.utf8), toPath: reportPath)
             } catch {
-                print("\(reportPath): error: cannot write the report: \(error.localizedDescription)", to: &standardError)
+                print("\(reportPath): error: cannot write the report: \(error.reason)", to: &standardError)
                 throw ExitCode.inputError
             }
         }
         var reportIsStale = false
         if let checkedReportPath {
-            let committed = try? String(contentsOfFile: checkedReportPath, encoding: .utf8)
+            let committed = (try? RegularFileReader.bytes(atPath: checkedReportPath, limit: 16 << 20))
+                .flatMap { String(bytes: $0, encoding: .utf8) }
             if committed != matrix {
                 reportIsStale = true
                 print("\(checkedReportPath): error: the conformance report is stale; regenerate it with "
@@ -145,7 +158,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             }
         }
 
-        if !suite.errors.isEmpty { throw ExitCode.inputError }
+        if !suite.errors.isEmpty || !reportWritten { throw ExitCode.inputError }
         if reportIsStale || summaries.contains(where: { !$0.isSuccessful }) { throw ExitCode.findings }
     }
 

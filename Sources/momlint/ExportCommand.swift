@@ -52,7 +52,9 @@ struct ExportCommand: ParsableCommand {
         do {
             let (exported, warnings) = try ModelExporter().export(model)
             for warning in warnings { print(warning, to: &standardError) }
-            FileHandle.standardOutput.write(try exported.jsonData(pretty: !compact) + Data("\n".utf8))
+            let json = try exported.jsonData(pretty: !compact)
+            // Unbuffered and checked: a full disk or a closed pipe is exit 2, not a lost export.
+            guard writeToStandardOutput(String(decoding: json, as: UTF8.self) + "\n") else { throw ExitCode.inputError }
         } catch let error as ModelExportError {
             print(error, to: &standardError)
             throw ExitCode.inputError

@@ -56,9 +56,11 @@ struct GraphCommand: ParsableCommand {
             throw ExitCode.inputError
         }
         let graph = EntityGraph(model: report.model, findings: report.findings)
-        switch format {
-        case .mermaid: print(MermaidGraph.render(graph), terminator: "")
-        case .dot: print(DOTGraph.render(graph), terminator: "")
+        let drawing = switch format {
+        case .mermaid: MermaidGraph.render(graph)
+        case .dot: DOTGraph.render(graph)
         }
+        // Unbuffered and checked: a full disk or a closed pipe is exit 2, not a lost graph.
+        guard writeToStandardOutput(drawing) else { throw ExitCode.inputError }
     }
 }

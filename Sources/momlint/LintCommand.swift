@@ -4,6 +4,7 @@ import DataModel
 import Foundation
 import Linting
 import Reporting
+import SafeFiles
 import SourceConsistency
 
 struct LintCommand: ParsableCommand {
@@ -105,7 +106,7 @@ struct LintCommand: ParsableCommand {
                 .map { ReportContext.RuleInfo(description: $0, severity: configuration.severity(of: $0)) }
         }
         do {
-            print(try writer.write(run, context: context), terminator: "")
+            if !writeToStandardOutput(try writer.write(run, context: context)) { inputFailed = true }
         } catch {
             print(error, to: &standardError)
             inputFailed = true
@@ -113,7 +114,11 @@ struct LintCommand: ParsableCommand {
         if !quiet && !writer.printsTotals {
             // The terminal always learns the totals: on stdout when no report went there.
             let summary = RunSummary.line(for: run, baselined: baselined)
-            if writer.writesToStandardOutput { print(summary, to: &standardError) } else { print(summary) }
+            if writer.writesToStandardOutput {
+                print(summary, to: &standardError)
+            } else if !writeToStandardOutput(summary + "\n") {
+                inputFailed = true
+            }
         }
         // The process ends here, and the kernel reclaims its memory at once; freeing a large
         // model object by object first would cost more than a tenth of the lint (measured on
@@ -143,6 +148,22 @@ struct LintCommand: ParsableCommand {
 
     private static func folder(of file: String) -> String {
         (FilePaths.absolute(file) as NSString).deletingLastPathComponent
+    }
+}
+
+/// Writes `text` to standard output unbuffered, so that a failed write (a full disk, a closed
+/// pipe) is seen: it is reported on standard error and the caller exits 2, where `print` would
+/// lose the report silently at exit. False when the write failed.
+@discardableResult
+func writeToStandardOutput(_ text: String) -> Bool {
+    guard !text.isEmpty else { return true }
+    do {
+        try StandardOutput.write(text)
+        return true
+    } catch {
+        var standardError = StandardError()
+        print("error: cannot write to standard output: \(error.reason)", to: &standardError)
+        return false
     }
 }
 

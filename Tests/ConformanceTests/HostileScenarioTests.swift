@@ -48,3 +48,65 @@ import Testing
         ])
     }
 }
+
+/// A scenario's `model:` is a path from an untrusted file: `model: /` once scanned the whole disk.
+/// It must name a model (never a folder to search) inside the scenario folder, the shipped models,
+/// or a folder allowed on the command line.
+@Suite struct ScenarioModelPathTests {
+    static func scenario(model: String) -> String {
+        """
+        id: test.path
+        description: where the model may be
+        references: [https://developer.apple.com/documentation/coredata]
+        features: []
+        model: \(model)
+        steps:
+          - save
+
+        """
+    }
+
+    /// A scenario folder holding `own/Company.xcdatamodeld` (a copy of a shipped model) and `s.yaml`.
+    final class ScenarioFolder {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-model-path-\(UUID().uuidString)").path
+        var folder: String { root + "/suite" }
+        init(model: String) throws {
+            try FileManager.default.createDirectory(atPath: folder + "/own", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Fixtures.modelPath("Company"),
+                                             toPath: folder + "/own/Company.xcdatamodeld")
+            try FileManager.default.copyItem(atPath: Fixtures.modelPath("Company"),
+                                             toPath: root + "/Outside.xcdatamodeld")
+            try ScenarioModelPathTests.scenario(model: model).write(toFile: folder + "/s.yaml", atomically: true, encoding: .utf8)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        func errors(allowing roots: [String] = []) -> [String] {
+            ScenarioLoader(allowedModelRoots: roots).loadSuite(in: folder).errors.map(\.message)
+        }
+    }
+
+    @Test func theRootOfTheDiskIsRefusedWithoutSearching() throws {
+        let suite = try ScenarioFolder(model: "/")
+        #expect(suite.errors() == ["'model' must name an .xcdatamodeld bundle, an .xcdatamodel folder or a contents "
+            + "file, not '/'; a scenario never searches a folder for models"])
+    }
+
+    @Test func aModelOutsideTheScenarioFolderIsRefusedUnlessAllowed() throws {
+        let suite = try ScenarioFolder(model: "../Outside.xcdatamodeld")
+        #expect(suite.errors() == ["the model '\(suite.root)/Outside.xcdatamodeld' is outside the scenario folder; "
+            + "a scenario's model must be inside it (or under a folder given with --allow-models-under)"])
+        #expect(suite.errors(allowing: [suite.root]) == [])
+    }
+
+    @Test func aSymlinkInsideThatLeadsOutsideIsRefused() throws {
+        let suite = try ScenarioFolder(model: "own/Link.xcdatamodeld")
+        try FileManager.default.createSymbolicLink(atPath: suite.folder + "/own/Link.xcdatamodeld",
+                                                   withDestinationPath: suite.root + "/Outside.xcdatamodeld")
+        #expect(suite.errors().first?.contains("is outside the scenario folder") == true)
+    }
+
+    @Test func aModelInsideTheScenarioFolderLoads() throws {
+        let suite = try ScenarioFolder(model: "own/Company.xcdatamodeld")
+        #expect(suite.errors() == [])
+    }
+}

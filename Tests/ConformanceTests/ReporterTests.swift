@@ -124,3 +124,26 @@ import Testing
         return rows
     }
 }
+
+/// A scenario folder comes from another project: a file named with a newline and `::warning::`,
+/// ESC or U+202E must not forge a line in any conformance report.
+@Suite struct ConformanceForgedLineTests {
+    static let hostileFile = "S/deny/a\n::warning::forged\u{1B}[2J\u{07}\u{202E}.yaml"
+    static let summary = RunSummary(adapterName: "mine", results: [
+        ScenarioResult(scenarioID: "deny.a", adapterName: "mine", verdict: .fail(message: "boom\n::error::x", line: 3),
+                       file: hostileFile, seconds: 0),
+    ], expectedFailures: .none)
+
+    @Test func textReporterPrintsEveryResultOnOnePrintableLine() {
+        let report = TextReporter.report([Self.summary])
+        #expect(!report.split(separator: "\n").contains { $0.hasPrefix("::") })
+        #expect(!report.unicodeScalars.contains { ["\u{1B}", "\u{07}", "\u{202E}"].contains($0) })
+        #expect(report.hasPrefix("FAIL  deny.a (mine) S/deny/a\\n::warning::forged\\u{1B}[2J\\u{7}\\u{202E}.yaml:3: boom\\n::error::x\n"))
+    }
+
+    @Test func structuredReportersEscapeBidiAndControls() {
+        for report in [JUnitReporter.report([Self.summary]), JSONReporter.report([Self.summary])] {
+            #expect(!report.unicodeScalars.contains { ["\u{1B}", "\u{07}", "\u{202E}"].contains($0) })
+        }
+    }
+}

@@ -46,3 +46,63 @@ struct ExecAdapterCommandTests {
                 "\(output.standardError)")
     }
 }
+
+#if os(Linux)
+/// At the end of `momlint conformance`, every process it started, and everything they started,
+/// is gone: a background child of the shell, a child that left the group with `setsid` and lost
+/// its parent, a shim whose scenario thread was abandoned at `--time-limit`.
+@Suite(.enabled(if: Python.isAvailable, "python3 is needed to run the example shims"))
+struct ShimLifetimeCommandTests {
+    /// Processes (not zombies) whose command line is exactly `command`.
+    static func running(_ command: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry),
+                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"), !data.isEmpty else { return nil }
+            return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ") == command
+                ? pid : nil
+        }
+    }
+
+    /// Waits (at most a minute: a guard against a hang, not a measurement) until nothing runs `command`.
+    static func stillRunningAfterAWhile(_ command: String) -> [Int32] {
+        for _ in 0..<600 {
+            if running(command).isEmpty { return [] }
+            usleep(100_000)
+        }
+        return running(command)
+    }
+
+    @Test func orphansThatLeftTheGroupAreGoneAfterTheRun() throws {
+        let orphan = "sleep \(Int.random(in: 100_000...999_999)).25"
+        let background = "sleep \(Int.random(in: 100_000...999_999)).75"
+        defer { for pid in Self.running(orphan) + Self.running(background) { kill(pid, SIGKILL) } }
+        // `( setsid … & )`: the subshell exits at once, so the sleeper has left the group and lost its parent.
+        let output = try MomlintProcess.run([
+            "conformance", "--adapter",
+            "exec:( setsid \(orphan) & ); \(background) & exec python3 Examples/python-store/shim.py",
+            "--filter", "deny.non-empty-to-many-fails",
+        ])
+        #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
+        #expect(Self.stillRunningAfterAWhile(orphan).isEmpty, "a setsid orphan outlived momlint")
+        #expect(Self.stillRunningAfterAWhile(background).isEmpty, "the shell's background child outlived momlint")
+    }
+
+    /// A scenario limit below the request limit: the runner abandons the thread, and the shim,
+    /// hung in its request, must still be gone when momlint exits.
+    @Test func aShimAbandonedAtTheTimeLimitIsGoneAfterTheRun() throws {
+        let marker = Int.random(in: 100_000...999_999)
+        let hang = "sleep \(marker).5"
+        defer { for pid in Self.running(hang) { kill(pid, SIGKILL) } }
+        // Answers the handshake, then hangs in a child on every later request.
+        let shim = #"read l; echo '{"id":1,"hello":{"contractMajorVersion":1,"name":"hang","unsupportedFeatures":[]}}'; "#
+            + "read l; exec \(hang)"
+        let output = try MomlintProcess.run([
+            "conformance", "--adapter", "exec:" + shim, "--filter", "deny.non-empty-to-many-fails", "--time-limit", "1",
+        ])
+        #expect(output.status == 1, "\(output.standardOutput)\(output.standardError)")
+        #expect(output.standardOutput.contains("time limit"), "\(output.standardOutput)")
+        #expect(Self.stillRunningAfterAWhile(hang).isEmpty, "the abandoned shim outlived momlint")
+    }
+}
+#endif

@@ -5,11 +5,21 @@ import Testing
 /// standard error (plus the summary), and nothing from libxml2 or Yams printed on the side.
 @Suite(.enabled(if: Workspace.momlintIsBuilt, "momlint is not built next to the tests"))
 struct HostileInputCommandTests {
+    /// A device is refused as what it is before a byte is read (it was once read up to the size limit).
     @Test func endlessConfigurationFileIsRefused() throws {
         let workspace = try Workspace()
         let result = try workspace.run("lint", "--config", "/dev/zero")
         #expect(result.status == 2)
-        #expect(result.standardError == "/dev/zero: error: refused: the file is larger than 1048576 bytes, "
+        #expect(result.standardError == "/dev/zero: error: cannot read the configuration file: "
+                    + "it is not a regular file (a character device)\n")
+    }
+
+    @Test func oversizedConfigurationFileIsRefused() throws {
+        let workspace = try Workspace()
+        try workspace.write("big.yml", "# " + String(repeating: "x", count: 1 << 20) + "\n")
+        let result = try workspace.run("lint", "--config", "big.yml")
+        #expect(result.status == 2)
+        #expect(result.standardError == "big.yml: error: refused: the file is larger than 1048576 bytes, "
                     + "the limit for a YAML file; momlint's YAML files are a few kilobytes\n")
     }
 

@@ -126,8 +126,22 @@ import Yams
         #expect(throws: YAMLRefusal(unreadable: "it is not UTF-8 text")) { try SafeYAML.readText(atPath: file.path) }
     }
 
-    /// An endless device stands for a FIFO or a huge file: the read stops at the limit.
+    /// An endless device is refused as what it is, before a byte is read.
     @Test func readTextOfAnEndlessFileStops() {
-        #expect(throws: YAMLRefusal.self) { try SafeYAML.readText(atPath: "/dev/zero") }
+        #expect(throws: YAMLRefusal(unreadable: "it is not a regular file (a character device)")) {
+            try SafeYAML.readText(atPath: "/dev/zero")
+        }
+    }
+
+    /// A FIFO with a writer that never writes (`sleep 30 | …`) would block a plain read forever.
+    @Test func readTextRefusesAFIFO() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-yaml-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let writer = open(fifo, O_RDWR | O_NONBLOCK)
+        defer { close(writer) }
+        #expect(throws: YAMLRefusal(unreadable: "it is not a regular file (a FIFO)")) {
+            try SafeYAML.readText(atPath: fifo)
+        }
     }
 }

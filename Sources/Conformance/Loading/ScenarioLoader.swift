@@ -16,7 +16,15 @@ public struct ScenarioLoader {
         public var errors: [ScenarioLoadError]
     }
 
-    public init() {}
+    /// Folders (besides the scenario folder's own tree) a scenario's `model:` may point into.
+    public var allowedModelRoots: [String]
+
+    /// `allowedModelRoots`: folders, besides the scenario folder's tree and the shipped models
+    /// (`ConformanceSuite.shippedModelDirectory`), that a scenario's `model:` may point into
+    /// (`--allow-models-under`).
+    public init(allowedModelRoots: [String] = []) {
+        self.allowedModelRoots = allowedModelRoots
+    }
 
     /// Every `*.yaml` / `*.yml` file under `directory`, recursively. A file that fails to load is
     /// reported and the others are still loaded; two files with the same id are an error.
@@ -27,7 +35,7 @@ public struct ScenarioLoader {
             suite.errors.append(ScenarioLoadError(file: directory, message: "no such scenario directory"))
             return suite
         }
-        let cache = ModelCache()
+        let cache = ModelCache(allowedRoots: [directory] + allowedModelRoots + [ConformanceSuite.shippedModelDirectory])
         var fileByID: [String: String] = [:]
         for file in Self.scenarioFiles(in: directory) {
             do {
@@ -49,12 +57,18 @@ public struct ScenarioLoader {
 
     /// Loads one scenario file.
     public func load(file: String) throws(ScenarioLoadError) -> Scenario {
-        try load(file: file, cache: ModelCache())
+        try load(file: file, cache: ModelCache(allowedRoots: [Self.folder(of: file)] + allowedModelRoots
+                                                 + [ConformanceSuite.shippedModelDirectory]))
     }
 
     /// Parses scenario text; `file` names it in errors and anchors the relative model path.
     public func parse(yaml: String, file: String) throws(ScenarioLoadError) -> Scenario {
-        try parse(yaml: yaml, file: file, cache: ModelCache())
+        try parse(yaml: yaml, file: file, cache: ModelCache(allowedRoots: [Self.folder(of: file)] + allowedModelRoots
+                                                              + [ConformanceSuite.shippedModelDirectory]))
+    }
+
+    private static func folder(of file: String) -> String {
+        URL(fileURLWithPath: file).deletingLastPathComponent().path
     }
 
     private func load(file: String, cache: ModelCache) throws(ScenarioLoadError) -> Scenario {
@@ -113,8 +127,42 @@ public struct ScenarioLoader {
 }
 
 /// Models loaded so far, by absolute path: scenarios share a handful of models.
+///
+/// Scenario folders are untrusted (they may come from another project), so a scenario's `model:`
+/// must name a model — an `.xcdatamodeld` bundle, an `.xcdatamodel` folder or a `contents` file,
+/// never a folder to search (`model: /` once scanned the whole disk) — inside one of
+/// `allowedRoots`, after every symlink is resolved.
 final class ModelCache {
     private var models: [String: Result<Model, LoadError>] = [:]
+    /// Folders a model may be in, symlinks resolved.
+    let allowedRoots: [String]
+
+    init(allowedRoots: [String]) {
+        self.allowedRoots = allowedRoots.map(Self.resolved)
+    }
+
+    /// Why the model at `path` may not be loaded, in words; nil when it may.
+    func refusal(of path: String) -> String? {
+        let name = (path as NSString).lastPathComponent
+        guard name.hasSuffix(".xcdatamodeld") || name.hasSuffix(".xcdatamodel") || name == "contents" else {
+            return "'model' must name an .xcdatamodeld bundle, an .xcdatamodel folder or a contents file, not '\(path)'; "
+                + "a scenario never searches a folder for models"
+        }
+        let real = Self.resolved(path)
+        guard allowedRoots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+            return "the model '\(path)' is outside the scenario folder; a scenario's model must be inside it "
+                + "(or under a folder given with --allow-models-under)"
+        }
+        return nil
+    }
+
+    /// `path` absolute, with `.`, `..` and every symlink resolved (as far as it exists).
+    static func resolved(_ path: String) -> String {
+        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let real = realpath(standardized, nil) else { return standardized }
+        defer { free(real) }
+        return String(cString: real)
+    }
 
     func model(at path: String) -> Result<Model, LoadError> {
         if let known = models[path] { return known }

@@ -63,6 +63,7 @@ struct ScenarioParser {
 
         let modelNode = fields["model"]!
         let modelPath = Self.resolve(try modelNode.string("'model'"), relativeTo: file)
+        if let refusal = cache.refusal(of: modelPath) { throw modelNode.error(refusal) }
         let loaded: Model
         switch cache.model(at: modelPath) {
         case .success(let model): loaded = model

@@ -1,3 +1,5 @@
+import DataModel
+
 /// JUnit XML, which CI systems display: one `<testsuite>` per adapter, one `<testcase>` per
 /// scenario (class name: the scenario's area). Expected failures are reported as passing test
 /// cases with a `<system-out>` note, unexpected passes as failures.
@@ -47,11 +49,16 @@ public enum JUnitReporter: ResultReporter {
             case "\"": escaped += "&quot;"
             case "'": escaped += "&apos;"
             default:
-                // XML 1.0 cannot hold most control characters, even escaped.
-                if let scalar = character.unicodeScalars.first, scalar.value < 0x20, !"\n\t\r".contains(character) {
-                    escaped += "?"
-                } else {
-                    escaped.append(character)
+                for scalar in character.unicodeScalars {
+                    if scalar.value < 0x20 && !"\n\t\r".unicodeScalars.contains(scalar) {
+                        // XML 1.0 cannot hold most control characters, even escaped.
+                        escaped += "?"
+                    } else if scalar.value >= 0x20 && PrintableText.needsEscape(scalar) {
+                        // DEL, C1 and bidirectional controls: kept, as references a viewer cannot act on.
+                        escaped += "&#x\(String(scalar.value, radix: 16, uppercase: true));"
+                    } else {
+                        escaped.unicodeScalars.append(scalar)
+                    }
                 }
             }
         }

@@ -1,3 +1,5 @@
+import DataModel
+
 /// Human-readable results: one line per scenario that needs attention (failures, unexpected
 /// passes), a line per other scenario, and a summary per adapter.
 ///
@@ -16,7 +18,10 @@ public enum TextReporter: ResultReporter {
                 if let message = summary.message(of: result) {
                     line += " \(result.failurePlace): \(message)"
                 }
-                lines.append(line)
+                // One line per result, made printable (`PrintableText`): a scenario path or a shim's
+                // stderr holding a newline and `::warning::`, ESC or U+202E cannot start a line of
+                // its own or forge what a reader, or GitHub Actions, sees.
+                lines.append(PrintableText.escaped(line))
             }
             lines.append(summary.summaryLine)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 
 /// The scenarios an implementation knowingly fails, like test262's skip lists: one scenario id
 /// or glob (`*`, `?`, `[...]`) per line; `#` starts a comment; blank lines are ignored.
@@ -29,11 +30,15 @@ public struct ExpectedFailures: Hashable, Sendable {
 
     /// Reads a list from `file`.
     public init(contentsOf file: String) throws(ScenarioLoadError) {
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
+            // Regular files only, and bounded: a list from another project must not hang or flood the run.
+            bytes = try RegularFileReader.bytes(atPath: file, limit: 1 << 20)
         } catch {
-            throw ScenarioLoadError(file: file, message: "cannot read the expected-failures file: \(error.localizedDescription)")
+            throw ScenarioLoadError(file: file, message: "cannot read the expected-failures file: \(error.reason)")
+        }
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
+            throw ScenarioLoadError(file: file, message: "cannot read the expected-failures file: it is not UTF-8 text")
         }
         try self.init(parsing: text, file: file)
     }

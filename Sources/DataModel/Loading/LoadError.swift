@@ -10,6 +10,8 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A `contents` file that is a binary property list rather than XML.
         case binaryPropertyList
         case emptyFile
+        /// A FIFO, device or socket (often through a symlink) where a file was expected; the kind, in words.
+        case notARegularFile(String)
         case tooLarge(bytes: Int, limit: Int)
         case unreadable(String)
         case malformedXML(String)
@@ -53,6 +55,8 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "to write it as XML"
         case .emptyFile:
             "the file is empty; a model's contents file holds a <model> element"
+        case .notARegularFile(let kind):
+            "not a regular file (\(kind)); momlint reads only regular files, never a FIFO, a device or a terminal"
         case .tooLarge(let bytes, let limit):
             "the file is \(bytes) bytes, over the limit of \(limit) bytes for a model; "
                 + LoadLimits.Limit.fileBytes.advice

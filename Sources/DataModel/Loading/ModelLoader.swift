@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 
 /// Turns the paths a user passes into loaded models.
 ///
@@ -237,79 +238,26 @@ public struct ModelLoader: Sendable {
 
     // MARK: Reading files
 
+    /// The file's bytes. Only a regular file is read: a `contents` or `.xccurrentversion`
+    /// committed as a symlink to `/dev/stdin`, a FIFO or `/dev/zero` is refused at once instead
+    /// of waiting or reading forever (`RegularFileReader`).
     private func readFile(_ path: String) throws(LoadError) -> [UInt8] {
-        let size: Int
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let type = attributes[.type] as? FileAttributeType, type == .typeDirectory {
-                throw LoadError(path: path, reason: .notAModel("expected a file, found a folder"))
-            }
-            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        } catch let error as LoadError {
-            throw error
+            return try RegularFileReader.bytes(atPath: path, limit: limits.maximumFileBytes)
         } catch {
-            throw LoadError(path: path, reason: .unreadable(error.localizedDescription))
-        }
-        guard size <= limits.maximumFileBytes else {
-            throw LoadError(path: path, reason: .tooLarge(bytes: size, limit: limits.maximumFileBytes))
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw LoadError(path: path, reason: .unreadable("permission denied or not a regular file"))
-        }
-        defer { try? handle.close() }
-        // Straight into the array the parser reads: going through `Data` copied a large model
-        // twice. One byte past the limit is read, in case the file grew since it was measured.
-        var errorCode: Int32 = 0
-        let bytes = Self.readAll(from: handle.fileDescriptor, expecting: size, atMost: limits.maximumFileBytes + 1,
-                                 errorCode: &errorCode)
-        if errorCode != 0 {
-            throw LoadError(path: path, reason: .unreadable(String(cString: strerror(errorCode))))
-        }
-        guard bytes.count <= limits.maximumFileBytes else {
-            throw LoadError(path: path, reason: .tooLarge(bytes: bytes.count, limit: limits.maximumFileBytes))
-        }
-        return bytes
-    }
-
-    /// Reads until the end of the file or `limit` bytes, whichever comes first; a failed read
-    /// stops it and leaves `errno` in `errorCode`.
-    private static func readAll(from descriptor: Int32, expecting size: Int, atMost limit: Int,
-                                errorCode: inout Int32) -> [UInt8] {
-        // One read of the measured size, plus one byte that finds the end of the file.
-        let firstRead = min(size + 1, limit)
-        var bytes = [UInt8](unsafeUninitializedCapacity: firstRead) { buffer, initialized in
-            initialized = fill(buffer, from: descriptor, errorCode: &errorCode)
-        }
-        // A file that grew since it was measured: read on, a chunk at a time, up to the limit.
-        var filledLastBuffer = bytes.count == firstRead
-        while filledLastBuffer && errorCode == 0 && bytes.count < limit {
-            let chunkSize = min(1 << 20, limit - bytes.count)
-            let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
-                initialized = fill(buffer, from: descriptor, errorCode: &errorCode)
-            }
-            bytes += chunk
-            filledLastBuffer = chunk.count == chunkSize
-        }
-        return bytes
-    }
-
-    /// Fills `buffer` from the file; returns how many bytes it read (fewer at the end of the file).
-    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32,
-                             errorCode: inout Int32) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        var count = 0
-        while count < buffer.count {
-            let got = read(descriptor, base + count, buffer.count - count)
-            if got > 0 {
-                count += got
-            } else if got == 0 {
-                break
-            } else if errno != EINTR {
-                errorCode = errno
-                break
+            switch error.problem {
+            case .notARegularFile(.directory):
+                throw LoadError(path: path, reason: .notAModel("expected a file, found a folder"))
+            case .notARegularFile(let kind):
+                throw LoadError(path: path, reason: .notARegularFile(kind.description))
+            case .tooLarge(let bytes, let limit):
+                throw LoadError(path: path, reason: .tooLarge(bytes: bytes, limit: limit))
+            case .system(ENOENT):
+                throw LoadError(path: path, reason: .notFound)
+            case .system, .other:
+                throw LoadError(path: path, reason: .unreadable(error.reason))
             }
         }
-        return count
     }
 
     private func readDeclaration(_ bytes: [UInt8], path: String) throws(LoadError) -> CurrentVersionReader.Declaration? {

@@ -59,20 +59,13 @@ public struct DuplicatePropertyRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         let entities = model.entities
-        // Each ancestor's names, made once however many sub-entities inherit them.
-        var namesOfEntity = [NameList?](repeating: nil, count: entities.count)
+        // The nearest ancestor declaring each name, found in one walk down each hierarchy.
+        let inheritance = model.inheritedProperties
         for entityIndex in entities.indices {
-            // Names and ancestors from the model's tables: only a reported entity is read itself.
+            // Names from the model's tables: only a reported entity is read itself.
             let names = model.ownPropertyNames(ofEntityAt: entityIndex)
             // A dozen names are compared faster than hashed; a large entity gets a set.
             var seen: Set<String>? = names.count > 16 ? [] : nil
-            let ancestors = model.model.ancestorIndexes(ofEntityAt: entityIndex)
-            let inherited = ancestors.map { ancestor in
-                if let made = namesOfEntity[ancestor] { return made }
-                let made = NameList(model.ownPropertyNames(ofEntityAt: ancestor))
-                namesOfEntity[ancestor] = made
-                return made
-            }
             for index in names.indices {
                 let name = names[index]
                 let length = name.utf8.count
@@ -81,17 +74,17 @@ public struct DuplicatePropertyRule: Rule {
                 } else {
                     names[..<index].contains { $0.utf8.count == length && $0 == name }
                 }
-                // The nearest ancestor declaring the name, if any.
-                let declarer = isRepeated ? nil : inherited.firstIndex { $0.contains(name) }
+                let offset = index - names.startIndex
+                let declarer = isRepeated ? nil : inheritance.nearestDeclarer(ofOwnPropertyAt: offset, inEntityAt: entityIndex)
                 guard isRepeated || declarer != nil else { continue }
                 let entity = entities[entityIndex]
-                let property = entity.properties[index - names.startIndex]
+                let property = entity.properties[offset]
                 if isRepeated {
                     violations.append(Violation(
                         message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; "
                             + "remove or rename the second declaration",
                         location: property.location, entityName: entity.name, propertyName: property.name))
-                } else if let ancestor = declarer.map({ entities[ancestors[$0]] }) {
+                } else if let ancestor = declarer.map({ entities[$0] }) {
                     violations.append(Violation(
                         message: "'\(entity.name).\(property.name)' redeclares '\(ancestor.name).\(property.name)', "
                             + "which '\(entity.name)' already "
@@ -101,23 +94,5 @@ public struct DuplicatePropertyRule: Rule {
             }
         }
         return violations
-    }
-
-    /// An entity's own property names, scanned when few (comparing lengths first) and hashed
-    /// when many.
-    private struct NameList {
-        let names: ArraySlice<String>
-        let set: Set<String>?
-
-        init(_ names: ArraySlice<String>) {
-            self.names = names
-            self.set = names.count > 16 ? Set(names) : nil
-        }
-
-        func contains(_ name: String) -> Bool {
-            if let set { return set.contains(name) }
-            let length = name.utf8.count
-            return names.contains { $0.utf8.count == length && $0 == name }
-        }
     }
 }

@@ -1,9 +1,17 @@
 import DataModel
 
 /// An entity with more than 100 properties, own and inherited.
-public struct TooManyPropertiesRule: Rule {
+public struct TooManyPropertiesRule: ConfigurableRule {
     /// Xcode's model compiler warns above this count.
     static let maximumPropertyCount = 100
+
+    public static let options = [RuleOptionDescription(
+        name: "limit",
+        summary: "The most properties, own and inherited, an entity may have; default \(maximumPropertyCount), "
+            + "the count above which Xcode's model compiler warns.")]
+
+    /// Properties an entity may have before it is reported.
+    public var limit = Self.maximumPropertyCount
 
     public static let description = RuleDescription(
         id: "too_many_properties",
@@ -39,19 +47,23 @@ public struct TooManyPropertiesRule: Rule {
 
     public init() {}
 
+    public init(options: RuleOptions) throws(RuleOptionError) {
+        limit = try options.integer("limit", in: 1...1_000_000) ?? Self.maximumPropertyCount
+    }
+
     public func violations(in model: LintedModel) -> [Violation] {
-        // Counted from the model's tables: only an entity that is reported is visited.
-        model.entities.indices.compactMap { entityIndex in
+        // Counted from the model's tables (inherited counts summed once down each hierarchy):
+        // only an entity that is reported is visited.
+        let inheritedCounts = model.inheritedProperties.inheritedCounts
+        return model.entities.indices.compactMap { entityIndex in
             let own = model.ownPropertyNames(ofEntityAt: entityIndex).count
-            let inherited = model.model.ancestorIndexes(ofEntityAt: entityIndex).reduce(0) {
-                $0 + model.ownPropertyNames(ofEntityAt: $1).count
-            }
+            let inherited = inheritedCounts[entityIndex]
             let count = own + inherited
-            guard count > Self.maximumPropertyCount else { return nil }
+            guard count > limit else { return nil }
             let entity = model.entities[entityIndex]
             return Violation(
                 message: "'\(entity.name)' has \(count) properties\(inherited > 0 ? " (\(inherited) inherited)" : ""), "
-                    + "more than \(Self.maximumPropertyCount); split it into related entities",
+                    + "more than \(limit); split it into related entities",
                 location: entity.location, entityName: entity.name)
         }
     }

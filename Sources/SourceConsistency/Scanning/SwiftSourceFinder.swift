@@ -1,5 +1,6 @@
 import DataModel
 import Foundation
+import SafeFiles
 
 /// Finds and reads the Swift files that `--sources` paths name: a `.swift` file, or a folder
 /// searched recursively.
@@ -86,28 +87,20 @@ struct SwiftSourceFinder: Sendable {
     }
 
     private func read(_ path: String) throws(SourceProblem) -> SwiftSourceFile {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = (attributes[.size] as? NSNumber)?.intValue, size > Self.maximumFileSize {
-                throw SourceProblem(path: path, reason: .tooLarge(bytes: size, limit: Self.maximumFileSize))
-            }
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let problem as SourceProblem {
-            throw problem
+            // Regular files only: a `.swift` committed as a symlink to a FIFO or a terminal must not hang the scan.
+            bytes = try RegularFileReader.bytes(atPath: path, limit: Self.maximumFileSize)
         } catch {
-            throw SourceProblem(path: path, reason: .unreadable(Self.plainReason(error)))
+            if case .tooLarge(let size, let limit) = error.problem {
+                throw SourceProblem(path: path, reason: .tooLarge(bytes: size, limit: limit))
+            }
+            throw SourceProblem(path: path, reason: .unreadable(error.reason.lowercased()))
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw SourceProblem(path: path, reason: .notUTF8)
         }
         return SwiftSourceFile(path: path, text: text)
-    }
-
-    /// The last sentence of Foundation's error, without its "The file … couldn't be opened" prefix.
-    private static func plainReason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        return (underlying ?? error as NSError).localizedDescription.lowercased()
     }
 }
 

@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a report, a baseline or the conformance page to a path the user named, without ever
+/// replacing something that is not a regular file.
+///
+/// A regular file (or nothing) is replaced whole: the text goes to a new file beside it, which is
+/// renamed over it, so a reader never sees half a report. Anything else is never replaced:
+/// - a symbolic link is followed: the file it points to is replaced as above (the link stays a
+///   link), or written through if it points to a FIFO or a device; a link to nothing is refused;
+/// - a FIFO, a character device (`/dev/stdout`, `/dev/null`, a terminal) or a socket is written
+///   through, as a shell's `>` would; a FIFO nobody reads is refused rather than waited on;
+/// - a folder or a block device is refused.
+/// Missing folders on the way are created. Every failure says what failed, in words.
+public enum OutputFileWriter {
+    public static func write(_ bytes: [UInt8], toPath path: String) throws(FileAccessError) {
+        var status = stat()
+        if lstat(path, &status) != 0 {
+            guard errno == ENOENT else { throw FileAccessError(path: path, problem: .system(errno)) }
+            try createFolders(containing: path)
+            return try replace(path, with: bytes, mode: nil)
+        }
+        switch FileKind(mode: status.st_mode) {
+        case .regular:
+            return try replace(path, with: bytes, mode: status.st_mode & 0o7777)
+        case .directory:
+            throw FileAccessError(path: path, problem: .other("it is a folder; name a file to write"))
+        case .blockDevice:
+            throw FileAccessError(path: path, problem: .other("it is a block device; momlint does not write to one"))
+        default:
+            try writeThrough(path, bytes)
+        }
+    }
+
+    /// A symlink, FIFO, character device or socket: opened as it is (following a link) and
+    /// checked on the open descriptor; a regular file found behind a link is replaced at its own path.
+    private static func writeThrough(_ path: String, _ bytes: [UInt8]) throws(FileAccessError) {
+        // No O_CREAT: a link to nothing is refused, never turned into a new file somewhere.
+        // O_NONBLOCK: opening a FIFO nobody reads fails at once (ENXIO) instead of waiting forever.
+        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: throw FileAccessError(path: path, problem: .other("it is a symbolic link to nothing"))
+            case ENXIO: throw FileAccessError(path: path, problem: .other("it is a FIFO that no process is reading"))
+            default: throw FileAccessError(path: path, problem: .system(code))
+            }
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileAccessError(path: path, problem: .system(errno)) }
+        switch FileKind(mode: status.st_mode) {
+        case .regular:
+            guard let target = realpath(path, nil) else { throw FileAccessError(path: path, problem: .system(errno)) }
+            defer { free(target) }
+            let targetPath = String(cString: target)
+            do {
+                try replace(targetPath, with: bytes, mode: status.st_mode & 0o7777)
+            } catch {
+                throw FileAccessError(path: path, problem: .other("its target \(targetPath): \(error.reason)"))
+            }
+        case .directory:
+            throw FileAccessError(path: path, problem: .other("it is a link to a folder; name a file to write"))
+        case .blockDevice:
+            throw FileAccessError(path: path, problem: .other("it is a block device; momlint does not write to one"))
+        default:
+            // From here on a slow reader slows the write down, as it would a shell's `>`.
+            let flags = fcntl(descriptor, F_GETFL)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+            try writeAll(bytes, to: descriptor, path: path)
+        }
+    }
+
+    /// Writes `bytes` to a new file beside `path` and renames it over `path`. `mode` is the
+    /// replaced file's; a new file gets 0666 less the umask, as any tool's output does.
+    private static func replace(_ path: String, with bytes: [UInt8], mode: mode_t?) throws(FileAccessError) {
+        let folder = folderPath(of: path)
+        let name = String(path.split(separator: "/").last ?? "report")
+        var temporaryPath = ""
+        var descriptor: Int32 = -1
+        for _ in 0..<100 {
+            temporaryPath = folder + "/." + name + ".momlint-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { throw FileAccessError(path: path, problem: .system(errno)) }
+        var finished = false
+        defer {
+            close(descriptor)
+            if !finished { unlink(temporaryPath) }
+        }
+        if let mode { _ = fchmod(descriptor, mode) }
+        try writeAll(bytes, to: descriptor, path: path)
+        guard fsync(descriptor) == 0 || errno == EINVAL, rename(temporaryPath, path) == 0 else {
+            throw FileAccessError(path: path, problem: .system(errno))
+        }
+        finished = true
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileAccessError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { writeToDescriptor(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // A descriptor someone else made non-blocking (a shared pipe): wait until it drains.
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
+                throw FileAccessError(path: path, problem: .system(errno))
+            }
+            written += count
+        }
+    }
+
+    private static func createFolders(containing path: String) throws(FileAccessError) {
+        let folder = folderPath(of: path)
+        var prefix = folder.hasPrefix("/") ? "" : "."
+        for component in folder.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
+                throw FileAccessError(path: path, problem: .other("cannot create the folder \(prefix): "
+                    + String(cString: strerror(errno))))
+            }
+        }
+    }
+
+    private static func folderPath(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+/// Standard output, written with `write(2)` so that a failure (a full disk, a closed pipe) is
+/// seen and reported instead of lost in a stdio buffer at exit.
+public enum StandardOutput {
+    public static func write(_ text: String) throws(FileAccessError) {
+        try OutputFileWriter.writeAll(text, to: 1)
+    }
+}
+
+extension OutputFileWriter {
+    static func writeAll(_ text: String, to descriptor: Int32) throws(FileAccessError) {
+        try writeAll(Array(text.utf8), to: descriptor, path: "standard output")
+    }
+}
+
+/// `write(2)`, under a name `OutputFileWriter.write` does not hide.
+@inline(__always)
+private func writeToDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    Darwin.write(descriptor, buffer, count)
+    #elseif canImport(Musl)
+    Musl.write(descriptor, buffer, count)
+    #else
+    Glibc.write(descriptor, buffer, count)
+    #endif
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hostile *environments* through the real binary: special files where files are expected,
+/// outputs that are links, FIFOs or full disks. docs/security.md ("Hostile environments") lists
+/// each case and its behaviour.
+@Suite(.enabled(if: Workspace.momlintIsBuilt, "momlint is not built next to the tests"))
+struct HostileEnvironmentCommandTests {
+    /// Runs momlint with its standard output sent to `path` (a file or a device); returns the
+    /// status and standard error.
+    static func run(_ arguments: [String], in workspace: Workspace, standardOutputTo path: String)
+        throws -> (status: Int32, standardError: String) {
+        let process = Process()
+        process.executableURL = try MomlintProcess.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+        let output = try #require(FileHandle(forWritingAtPath: path))
+        defer { try? output.close() }
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// `mkdir -p m/M.xcdatamodel && ln -s FIFO m/M.xcdatamodel/contents && sleep 30 | momlint lint m`
+    /// once never returned. Now: one line, exit 2, at once.
+    @Test func contentsLinkedToAFIFOIsOneLine() throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.path + "/m/M.xcdatamodel", withIntermediateDirectories: true)
+        #expect(mkfifo(workspace.path + "/fifo", 0o600) == 0)
+        let writer = open(workspace.path + "/fifo", O_RDWR | O_NONBLOCK)
+        defer { close(writer) }
+        try FileManager.default.createSymbolicLink(atPath: workspace.path + "/m/M.xcdatamodel/contents",
+                                                   withDestinationPath: "../../fifo")
+        let result = try workspace.run("lint", "m")
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("m/M.xcdatamodel/contents: error: not a regular file (a FIFO)"))
+    }
+
+    @Test func reportToASymlinkReplacesItsTargetAndKeepsTheLink() throws {
+        let workspace = try Workspace()
+        try workspace.write("reports/real.sarif", "old\n")
+        try FileManager.default.createSymbolicLink(atPath: workspace.path + "/out.sarif", withDestinationPath: "reports/real.sarif")
+        let result = try workspace.run("lint", "--reporter", "sarif:out.sarif")
+        #expect(result.status == 0, "\(result.standardError)")
+        let kind = try FileManager.default.attributesOfItem(atPath: workspace.path + "/out.sarif")[.type] as? FileAttributeType
+        #expect(kind == .typeSymbolicLink)
+        #expect(try workspace.read("reports/real.sarif").contains("\"version\": \"2.1.0\""))
+    }
+
+    @Test func baselineToAFIFOIsWrittenThroughNotReplaced() throws {
+        let workspace = try Workspace()
+        let fifo = workspace.path + "/baseline.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader, as `--write-baseline >(cat)` or a named pipe a CI step reads would have.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        let result = try workspace.run("lint", "--write-baseline", "baseline.fifo")
+        #expect(result.status == 0, "\(result.standardError)")
+        var status = stat()
+        lstat(fifo, &status)
+        #expect(status.st_mode & S_IFMT == S_IFIFO, "the FIFO must not be replaced by a file")
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let count = read(reader, &buffer, buffer.count)
+        #expect(count > 0)
+        #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).contains("\"schemaVersion\""))
+    }
+
+    @Test func reportToAFIFONobodyReadsIsRefusedInWords() throws {
+        let workspace = try Workspace()
+        #expect(mkfifo(workspace.path + "/out.fifo", 0o600) == 0)
+        let result = try workspace.run("lint", "--reporter", "json:out.fifo")
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("out.fifo: error: cannot write the report: it is a FIFO that no process is reading"))
+        #expect(!result.standardError.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test func failedFileWriteSaysWhatFailedInWords() throws {
+        let workspace = try Workspace()
+        try workspace.write("blocker", "a file, not a folder\n")
+        let result = try workspace.run("lint", "--reporter", "json:blocker/out.json")
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("blocker/out.json: error: cannot write the report: not a directory"),
+                "\(result.standardError)")
+        #expect(!result.standardError.contains("NSCocoaErrorDomain"))
+    }
+
+    /// `momlint lint --reporter sarif > /dev/full` lost the report and exited 0.
+    @Test func failedWriteToStandardOutputExits2() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let workspace = try Workspace()
+        let result = try Self.run(["lint", "--reporter", "sarif"], in: workspace, standardOutputTo: "/dev/full")
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("error: cannot write to standard output: no space left on device"))
+        let summary = try Self.run(["lint"], in: workspace, standardOutputTo: "/dev/full")
+        #expect(summary.status == 2, "the summary line on stdout is a report too")
+    }
+
+    @Test func failedWriteOfTheConformanceReportToStandardOutputExits2() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let workspace = try Workspace()
+        let result = try Self.run(["conformance", "--scenarios", MomlintProcess.packageRoot.path + "/Fixtures/Scenarios",
+                                   "--filter", "deny.*"],
+                                  in: workspace, standardOutputTo: "/dev/full")
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("error: cannot write to standard output: no space left on device"))
+    }
+}
+
+extension HostileEnvironmentCommandTests {
+    @Test func failedWriteOfAGraphOrAnExportToStandardOutputExits2() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let workspace = try Workspace()
+        for command in [["graph", "Library.xcdatamodeld"], ["export", "Library.xcdatamodeld"]] {
+            let result = try Self.run(command, in: workspace, standardOutputTo: "/dev/full")
+            #expect(result.status == 2, "\(command[0]): \(result.standardError)")
+            #expect(result.standardError.contains("error: cannot write to standard output: no space left on device"))
+        }
+    }
+}

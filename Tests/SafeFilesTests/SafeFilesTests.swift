@@ -1,0 +1,128 @@
+import Foundation
+import SafeFiles
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A scratch folder, removed at the end of the test.
+final class Scratch {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-safefiles-\(UUID().uuidString)").path
+    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func kind(_ relative: String) -> mode_t {
+        var status = stat()
+        return lstat(path + "/" + relative, &status) == 0 ? status.st_mode & S_IFMT : 0
+    }
+
+    func text(_ relative: String) -> String? { try? String(contentsOfFile: path + "/" + relative, encoding: .utf8) }
+}
+
+@Suite struct RegularFileReaderTests {
+    @Test func readsARegularFile() throws {
+        let scratch = try Scratch()
+        try "hello".write(toFile: scratch.path + "/a", atomically: false, encoding: .utf8)
+        #expect(try RegularFileReader.bytes(atPath: scratch.path + "/a", limit: 5) == Array("hello".utf8))
+        #expect(throws: FileAccessError(path: scratch.path + "/a", problem: .tooLarge(bytes: 5, limit: 4))) {
+            try RegularFileReader.bytes(atPath: scratch.path + "/a", limit: 4)
+        }
+    }
+
+    /// Opening a FIFO for reading would wait for a writer; with a writer, reading would wait for
+    /// data. Neither happens: it is refused before a byte is read.
+    @Test func refusesAFIFOWithoutWaiting() throws {
+        let scratch = try Scratch()
+        #expect(mkfifo(scratch.path + "/fifo", 0o600) == 0)
+        #expect(throws: FileAccessError(path: scratch.path + "/fifo", problem: .notARegularFile(.fifo))) {
+            try RegularFileReader.bytes(atPath: scratch.path + "/fifo", limit: 100)
+        }
+        let writer = open(scratch.path + "/fifo", O_RDWR | O_NONBLOCK)
+        defer { close(writer) }
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: "fifo")
+        #expect(throws: FileAccessError(path: scratch.path + "/link", problem: .notARegularFile(.fifo))) {
+            try RegularFileReader.bytes(atPath: scratch.path + "/link", limit: 100)
+        }
+    }
+
+    @Test func refusesDevicesAndFolders() throws {
+        let error = try #require(throws: FileAccessError.self) { try RegularFileReader.bytes(atPath: "/dev/zero", limit: 100) }
+        #expect(error.problem == .notARegularFile(.characterDevice))
+        #expect(error.reason == "it is not a regular file (a character device)")
+        #expect(throws: FileAccessError(path: "/", problem: .notARegularFile(.directory))) {
+            try RegularFileReader.bytes(atPath: "/", limit: 100)
+        }
+        let missing = try #require(throws: FileAccessError.self) {
+            try RegularFileReader.bytes(atPath: "/nonexistent-momlint", limit: 100)
+        }
+        #expect(missing.reason == "no such file or directory")
+    }
+}
+
+@Suite struct OutputFileWriterTests {
+    @Test func createsAndReplacesARegularFileKeepingItsMode() throws {
+        let scratch = try Scratch()
+        try OutputFileWriter.write(Array("one".utf8), toPath: scratch.path + "/new/folder/report")
+        #expect(scratch.text("new/folder/report") == "one")
+        #expect(chmod(scratch.path + "/new/folder/report", 0o640) == 0)
+        try OutputFileWriter.write(Array("two".utf8), toPath: scratch.path + "/new/folder/report")
+        #expect(scratch.text("new/folder/report") == "two")
+        var status = stat()
+        stat(scratch.path + "/new/folder/report", &status)
+        #expect(status.st_mode & 0o777 == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/new/folder") == ["report"],
+                "no temporary file left behind")
+    }
+
+    /// The link stays a link; the file it points to gets the report.
+    @Test func writesThroughASymlinkToItsTarget() throws {
+        let scratch = try Scratch()
+        try "old".write(toFile: scratch.path + "/target", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: "target")
+        try OutputFileWriter.write(Array("new".utf8), toPath: scratch.path + "/link")
+        #expect(scratch.kind("link") == S_IFLNK)
+        #expect(scratch.text("target") == "new")
+    }
+
+    @Test func refusesADanglingLinkAndAFolder() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: "nowhere")
+        let dangling = try #require(throws: FileAccessError.self) {
+            try OutputFileWriter.write(Array("x".utf8), toPath: scratch.path + "/link")
+        }
+        #expect(dangling.reason == "it is a symbolic link to nothing")
+        #expect(scratch.kind("link") == S_IFLNK)
+        #expect(scratch.kind("nowhere") == 0)
+        let folder = try #require(throws: FileAccessError.self) {
+            try OutputFileWriter.write(Array("x".utf8), toPath: scratch.path)
+        }
+        #expect(folder.reason == "it is a folder; name a file to write")
+    }
+
+    /// A FIFO is written through (a reader gets the report) and stays a FIFO; a FIFO nobody
+    /// reads is refused instead of waited on.
+    @Test func writesThroughAFIFOAndRefusesOneNobodyReads() throws {
+        let scratch = try Scratch()
+        let fifo = scratch.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let unread = try #require(throws: FileAccessError.self) { try OutputFileWriter.write(Array("x".utf8), toPath: fifo) }
+        #expect(unread.reason == "it is a FIFO that no process is reading")
+
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        try OutputFileWriter.write(Array("report".utf8), toPath: fifo)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(reader, &buffer, buffer.count)
+        #expect(count == 6)
+        #expect(scratch.kind("fifo") == S_IFIFO)
+    }
+
+    @Test func failuresSayWhatFailedInWords() throws {
+        let scratch = try Scratch()
+        try "x".write(toFile: scratch.path + "/file", atomically: false, encoding: .utf8)
+        let error = try #require(throws: FileAccessError.self) {
+            try OutputFileWriter.write(Array("x".utf8), toPath: scratch.path + "/file/report")
+        }
+        #expect(error.reason == "not a directory")
+    }
+}
