@@ -71,7 +71,7 @@ public struct Baseline: Codable, Hashable, Sendable {
     }
 
     private static func entry(for finding: Finding, folder: String) -> Entry {
-        Entry(rule: finding.ruleID, file: FilePaths.relative(finding.location.file, to: folder),
+        Entry(rule: finding.ruleID, file: FilePaths.relative(FilePaths.resolved(finding.location.file), to: FilePaths.resolved(folder)),
               entity: finding.entityName, property: finding.propertyName, message: finding.message)
     }
 
@@ -103,8 +103,11 @@ public struct Baseline: Codable, Hashable, Sendable {
         return baseline
     }
 
+    /// Writes the baseline, creating its folder as reporters do for their files.
     public func write(to path: String) throws(BaselineError) {
         do {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw BaselineError(path: path, problem: "cannot write the baseline: \(error.localizedDescription)")
