@@ -169,3 +169,31 @@ let package = Package(
         ),
     ]
 )
+
+// The pre-commit hook's build (`scripts/pre-commit-hook` sets MOMLINT_HOOK_BUILD=1): only the
+// `momlint` executable, without swift-syntax and GRDB, whose release builds made the first
+// hook install take over ten minutes on two cores. Without them `lint --sources` is skipped
+// with a note and the `sqlite` conformance adapters are absent; everything else is the same
+// momlint. docs/ci.md has the measured install time.
+if Context.environment["MOMLINT_HOOK_BUILD"] == "1" {
+    let heavyTargets: Set<String> = ["SQLiteStore", "SQLiteCascadeBenchmark", "sqlite-crash-child", "sqlite-cascade-report"]
+    let heavyPackages: Set<String> = ["swift-syntax", "GRDB.swift", "swift-collections"]
+    package.products = package.products.filter { $0.name == "momlint" }
+    package.targets = package.targets.filter { target in
+        target.type != .test && target.type != .plugin && !heavyTargets.contains(target.name)
+    }
+    for target in package.targets where target.type == .regular || target.type == .executable {
+        target.dependencies = target.dependencies.filter { dependency in
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): !heavyTargets.contains(name)
+            case .productItem(_, let package, _, _): !heavyPackages.contains(package ?? "")
+            @unknown default: true
+            }
+        }
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("MOMLINT_HOOK_BUILD")]
+    }
+    package.dependencies = package.dependencies.filter { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return true }
+        return !heavyPackages.contains { location.hasSuffix("/\($0)") }
+    }
+}

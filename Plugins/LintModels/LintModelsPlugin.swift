@@ -25,6 +25,9 @@ struct LintModelsPlugin: CommandPlugin {
         // Built on demand through the package manager rather than declared as the plugin's
         // dependency: a declared tool is built a second time, for the host, by every
         // `swift build` of the package, swift-syntax included.
+        // The first build compiles momlint and its dependencies and takes minutes; say so
+        // rather than sit silent (later runs reuse it and take a second).
+        Self.say("lint-models: building momlint (debug; the first build takes a few minutes, later runs reuse it)...")
         let build = try packageManager.build(.product("momlint"), parameters: .init(configuration: .debug, logging: .concise))
         guard build.succeeded,
               let momlint = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "momlint" })
@@ -41,10 +44,24 @@ struct LintModelsPlugin: CommandPlugin {
         process.currentDirectoryURL = context.package.directoryURL
         try process.run()
         process.waitUntilExit()
-        // momlint has printed the findings; fail the command with its documented exit status.
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw LintModelsFailure.momlintExited(process.terminationStatus)
+        // momlint has printed the findings; end with its documented exit status (0, 1 or 2)
+        // rather than a thrown error, which SwiftPM always turns into 1. SwiftPM versions that
+        // still collapse a plugin's status to 0/1 (swift-package-manager#7380) lose the 2, so
+        // the line below names it.
+        guard process.terminationReason == .exit else {
+            throw LintModelsFailure.momlintCrashed(process.terminationStatus)
         }
+        if process.terminationStatus != 0 {
+            Self.say("lint-models: \(LintModelsFailure.momlintExited(process.terminationStatus))", toStandardError: true)
+            exit(process.terminationStatus)
+        }
+    }
+
+    /// Prints at once: SwiftPM shows the plugin's output as it comes, and a buffered line
+    /// would appear only after the build it announces.
+    static func say(_ line: String, toStandardError: Bool = false) {
+        let handle = toStandardError ? FileHandle.standardError : FileHandle.standardOutput
+        try? handle.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Model bundles, and version folders outside any bundle, under `folder`.
@@ -69,12 +86,14 @@ struct LintModelsPlugin: CommandPlugin {
 enum LintModelsFailure: Error, CustomStringConvertible {
     case buildFailed
     case momlintExited(Int32)
+    case momlintCrashed(Int32)
 
     var description: String {
         switch self {
         case .buildFailed: "could not build momlint; see the build log above"
         case .momlintExited(1): "momlint found error-severity findings (exit 1)"
         case .momlintExited(let status): "momlint could not lint every model (exit \(status)); see the messages above"
+        case .momlintCrashed(let signal): "momlint was stopped by signal \(signal)"
         }
     }
 }

@@ -118,14 +118,20 @@ struct ConfigurationReader {
         return severity
     }
 
-    /// A list of rule ids, warning about (and dropping) unknown ones.
+    /// A list of rule ids, or a single id as a list of one (as every list key takes a single
+    /// value), warning about (and dropping) unknown ones.
     private mutating func knownRules(_ value: Node, key: String) -> [String]? {
-        guard let sequence = value.sequence else {
+        let items: [Node]
+        if value.scalar != nil {
+            items = [value]
+        } else if let sequence = value.sequence {
+            items = Array(sequence)
+        } else {
             warn(at: value, ConfigurationWording.expectedList(key))
             return nil
         }
         var known: [String] = []
-        for item in sequence {
+        for item in items {
             guard let id = item.scalar?.string else {
                 warn(at: item, ConfigurationWording.expectedText(in: key))
                 continue
@@ -168,20 +174,6 @@ struct ConfigurationReader {
 
     /// The candidate within a small edit distance of `word`, for "did you mean".
     static func closest(to word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, word.count / 4) }
-        return scored.min { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }?.0
-    }
-
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs), b = Array(rhs)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
+        NearestName.closest(to: word, among: candidates)
     }
 }

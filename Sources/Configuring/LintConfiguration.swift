@@ -139,14 +139,20 @@ public struct LintConfiguration: Sendable {
 
     /// True when `path` (a model file, or an input) is or lies inside an excluded path, or
     /// matches an excluded pattern.
+    /// Paths are compared as written and with symbolic links resolved, so a linked spelling of
+    /// an excluded folder is excluded too.
     public func isExcluded(_ path: String) -> Bool {
-        let absolute = FilePaths.absolute(path)
+        guard !excluded.isEmpty else { return false }
+        let spellings = Set([FilePaths.absolute(path), FilePaths.resolved(path)])
         return excluded.contains { pattern in
             if pattern.contains(where: { "*?[".contains($0) }) {
                 // `*` matches across `/` here, so `Legacy/*` skips everything below Legacy.
-                return Self.ancestorsAndSelf(of: absolute).contains { fnmatch(pattern, $0, 0) == 0 }
+                return spellings.contains { spelling in
+                    Self.ancestorsAndSelf(of: spelling).contains { fnmatch(pattern, $0, 0) == 0 }
+                }
             }
-            return FilePaths.isInside(absolute, pattern)
+            let resolvedPattern = FilePaths.resolved(pattern)
+            return spellings.contains { FilePaths.isInside($0, pattern) || FilePaths.isInside($0, resolvedPattern) }
         }
     }
 

@@ -72,7 +72,7 @@ public struct Baseline: Codable, Hashable, Sendable {
     }
 
     private static func entry(for finding: Finding, folder: String) -> Entry {
-        Entry(rule: finding.ruleID, file: FilePaths.relative(finding.location.file, to: folder),
+        Entry(rule: finding.ruleID, file: FilePaths.relative(FilePaths.resolved(finding.location.file), to: FilePaths.resolved(folder)),
               entity: finding.entityName, property: finding.propertyName, message: finding.message)
     }
 
@@ -113,8 +113,15 @@ public struct Baseline: Codable, Hashable, Sendable {
         return baseline
     }
 
-    /// Writes the baseline: a regular file is replaced whole, a link or a device never replaced (`OutputFileWriter`).
+    /// Writes the baseline, creating its folder as reporters do for their files: a regular file
+    /// is replaced whole, a link or a device never replaced (`OutputFileWriter`).
     public func write(to path: String) throws(BaselineError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw BaselineError(path: path, problem: "cannot create the folder '\(folder.path)' for the baseline")
+        }
         do {
             try OutputFileWriter.write(Array(encoded()), toPath: path)
         } catch {

@@ -9,6 +9,20 @@ public enum FilePaths {
         return url.standardizedFileURL.path
     }
 
+    /// `path` made absolute with every symbolic link in it resolved, so two spellings of one
+    /// file (`Models/` and a link to it) compare equal in `excluded` and in baselines. The part
+    /// of the path that does not exist is kept as written after its deepest existing folder.
+    public static func resolved(_ path: String, base: String = FileManager.default.currentDirectoryPath) -> String {
+        let absolutePath = absolute(path, base: base)
+        if let real = realpath(absolutePath, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let parent = (absolutePath as NSString).deletingLastPathComponent
+        guard parent != absolutePath, !parent.isEmpty else { return absolutePath }
+        return (resolved(parent) as NSString).appendingPathComponent((absolutePath as NSString).lastPathComponent)
+    }
+
     /// `path` relative to `folder`, with `..` steps when it lies outside it. Both are made
     /// absolute against the working directory first.
     public static func relative(_ path: String, to folder: String,

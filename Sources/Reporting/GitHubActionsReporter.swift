@@ -3,7 +3,8 @@ import Linting
 
 /// GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`, which
 /// the runner turns into annotations on the pull request. GitHub shows only the first 10
-/// error and 10 warning annotations of a step, so the report ends with the totals.
+/// error and 10 warning annotations of a step, so inputs that failed to load come first and the
+/// report ends with the totals.
 /// https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions
 public enum GitHubActionsReporter: Reporter {
     public static let name = "github"
@@ -14,14 +15,8 @@ public enum GitHubActionsReporter: Reporter {
 
     public static func report(_ run: LintRun, context: ReportContext) -> String {
         var output = ""
-        for finding in run.findings {
-            output += command(finding.severity.rawValue, properties: [
-                ("file", context.displayPath(finding.location.file)),
-                ("line", String(finding.location.line)),
-                ("col", String(finding.location.column)),
-                ("title", "momlint \(finding.ruleID)"),
-            ], message: finding.message)
-        }
+        // Load failures first: a model that was not linted at all must be among the 10 error
+        // annotations GitHub keeps, not pushed out by findings in the models that were.
         for failure in run.loadFailures {
             var properties = [("file", context.displayPath(failure.path))]
             if let line = failure.line {
@@ -29,6 +24,14 @@ public enum GitHubActionsReporter: Reporter {
             }
             properties.append(("title", "momlint could not load a model"))
             output += command("error", properties: properties, message: failure.message)
+        }
+        for finding in run.findings {
+            output += command(finding.severity.rawValue, properties: [
+                ("file", context.displayPath(finding.location.file)),
+                ("line", String(finding.location.line)),
+                ("col", String(finding.location.column)),
+                ("title", "momlint \(finding.ruleID)"),
+            ], message: finding.message)
         }
         var totals = "momlint: " + RunSummary.line(for: run)
         let errors = run.count(of: .error) + run.loadFailures.count

@@ -6,6 +6,7 @@ import Linting
 public enum JSONReporter: Reporter {
     public static let name = "json"
     public static let summary = "one JSON object with findings, models and load errors (schemaVersion 1)"
+    public static let isWholeDocument = true
     public static let schemaVersion = 1
 
     public static func report(_ run: LintRun, context: ReportContext) -> String {

@@ -3,15 +3,25 @@ import Linting
 
 /// JUnit XML as GitHub test-report actions, GitLab, Jenkins and Bitbucket read it.
 ///
-/// One `testsuite` per model file; in it one `testcase` per rule that ran, passing ones
-/// included, so a clean run still counts its checks. `classname` is the model file and `name`
-/// the rule id, unique per case (GitLab keeps only the first of duplicates). Each finding is a
-/// `failure` of its rule's case, `type` = rule id; `failures` counts failing cases. An input
-/// that could not be loaded is a suite of its own holding one case with an `error`.
-/// momlint does not time rules, so every `time` is 0.
+/// One `testsuite` per model file. Each finding is a `testcase` of its own holding one
+/// `failure` (`type` = rule id): readers show only one failure per case, so several findings
+/// in one case hid all but the first. A rule that ran without a finding on the model is one
+/// passing case, so a clean run still counts its checks.
+///
+/// Names carry the finding's baseline identity — model, rule, entity and property, never a
+/// line — so a finding keeps its test history while lines move: `classname` is
+/// `MODEL.RULE`, which Jenkins (splitting at the last dot) shows as package MODEL and class
+/// RULE, MODEL being the model file's path with its dots written `_`; `name` is
+/// `Entity.property`, `Entity`, or `(model)`, with ` #2`, ` #3`… when one rule reports the
+/// same place again (GitLab keeps only the first of duplicate cases). The location is the
+/// failure's text. Only attributes Jenkins' strict JUnit schema accepts are written: no
+/// `testcase/@file` or `@line`, no `testsuites/@skipped`. An input that could not be loaded is a
+/// suite of its own holding one case with an `error`. momlint does not time rules, so every
+/// `time` is 0.
 public enum JUnitReporter: Reporter {
     public static let name = "junit"
-    public static let summary = "JUnit XML: a testsuite per model, a testcase per rule (GitLab, Jenkins, GitHub)"
+    public static let summary = "JUnit XML: a testsuite per model, a testcase per finding (GitLab, Jenkins, GitHub)"
+    public static let isWholeDocument = true
 
     public static func report(_ run: LintRun, context: ReportContext) -> String {
         var suites: [Suite] = run.reports.map { suite(for: $0, context: context) }
@@ -20,8 +30,8 @@ public enum JUnitReporter: Reporter {
             let error = Element("error", [("type", "load_error"), ("message", failure.message)],
                                 text: "\(failure.line.map { "\(path):\($0):\(failure.column ?? 1)" } ?? path): error: \(failure.message)")
             return Suite(name: path, cases: [
-                Element("testcase", [("classname", path), ("name", "load"), ("file", path),
-                                     ("line", String(failure.line ?? 1)), ("time", "0")], children: [error]),
+                Element("testcase", [("classname", classPrefix(path) + ".load"), ("name", "load"), ("time", "0")],
+                        children: [error]),
             ], failures: 0, errors: 1)
         }
         let tests = suites.reduce(0) { $0 + $1.cases.count }
@@ -29,37 +39,62 @@ public enum JUnitReporter: Reporter {
         let errors = suites.reduce(0) { $0 + $1.errors }
         var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         output += "<testsuites name=\"\(XMLText.escaped(context.toolName))\" tests=\"\(tests)\" "
-            + "failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"0\">\n"
+            + "failures=\"\(failures)\" errors=\"\(errors)\" time=\"0\">\n"
         for suite in suites {
             output += "  <testsuite name=\"\(XMLText.escaped(suite.name))\" tests=\"\(suite.cases.count)\" "
-                + "failures=\"\(suite.failures)\" errors=\"\(suite.errors)\" skipped=\"0\" time=\"0\">\n"
+                + "failures=\"\(suite.failures)\" errors=\"\(suite.errors)\" time=\"0\">\n"
             for testCase in suite.cases { output += testCase.rendered(indent: "    ") }
             output += "  </testsuite>\n"
         }
         return output + "</testsuites>\n"
     }
 
+    /// The model part of `classname`: its path with dots written `_`, so the only dot left is
+    /// the one before the rule id, where Jenkins splits package from class.
+    static func classPrefix(_ path: String) -> String {
+        path.replacingOccurrences(of: ".", with: "_")
+    }
+
+    /// `Entity.property`, `Entity`, or `(model)`: where a finding is, as the baseline names it.
+    static func place(of finding: Finding) -> String {
+        switch (finding.entityName, finding.propertyName) {
+        case (let entity?, let property?): "\(entity).\(property)"
+        case (let entity?, nil): entity
+        case (nil, let property?): property
+        case (nil, nil): "(model)"
+        }
+    }
+
     private static func suite(for report: LintRun.ModelReport, context: ReportContext) -> Suite {
         let path = context.displayPath(report.model.file)
+        let prefix = classPrefix(path)
         var findingsByRule: [String: [Finding]] = [:]
         for finding in report.findings { findingsByRule[finding.ruleID, default: []].append(finding) }
         // The rules that ran, then any rule a finding names that the context does not list,
         // so no finding is ever dropped from the report.
         var ruleIDs = context.rules.map(\.id)
         ruleIDs += findingsByRule.keys.filter { !ruleIDs.contains($0) }.sorted()
+        var cases: [Element] = []
         var failing = 0
-        let cases = ruleIDs.map { ruleID in
-            let findings = findingsByRule[ruleID] ?? []
-            if !findings.isEmpty { failing += 1 }
-            let line = findings.first?.location.line ?? report.model.location.line
-            return Element("testcase", [("classname", path), ("name", ruleID), ("file", path),
-                                        ("line", String(line)), ("time", "0")],
-                           children: findings.map { finding in
-                               Element("failure", [("type", ruleID), ("message", finding.message)],
-                                       text: "\(context.displayPath(finding.location.file)):\(finding.location.line):"
-                                           + "\(finding.location.column): \(finding.severity.rawValue): "
-                                           + "\(finding.message) (\(ruleID))")
-                           })
+        for ruleID in ruleIDs {
+            let classname = "\(prefix).\(ruleID)"
+            guard let findings = findingsByRule[ruleID] else {
+                cases.append(Element("testcase", [("classname", classname), ("name", "no findings"), ("time", "0")]))
+                continue
+            }
+            var seen: [String: Int] = [:]
+            for finding in findings {
+                let findingPlace = place(of: finding)
+                seen[findingPlace, default: 0] += 1
+                let name = seen[findingPlace]! == 1 ? findingPlace : "\(findingPlace) #\(seen[findingPlace]!)"
+                let failure = Element("failure", [("type", ruleID), ("message", finding.message)],
+                                      text: "\(context.displayPath(finding.location.file)):\(finding.location.line):"
+                                          + "\(finding.location.column): \(finding.severity.rawValue): "
+                                          + "\(finding.message) (\(ruleID))")
+                cases.append(Element("testcase", [("classname", classname), ("name", name), ("time", "0")],
+                                     children: [failure]))
+                failing += 1
+            }
         }
         return Suite(name: path, cases: cases, failures: failing, errors: 0)
     }

@@ -14,6 +14,19 @@ public struct ReportWriter {
                                                  : destinations
     }
 
+    /// The writer for `destinations`, refusing a whole-document report (JSON, SARIF, JUnit)
+    /// that would share standard output with another: concatenated, neither could be parsed.
+    public init(checking destinations: [ReporterDestination]) throws(ReporterDestinationError) {
+        let names = destinations.filter { $0.file == nil }.map { $0.reporter.name }
+        let documents = destinations.filter { $0.file == nil && $0.reporter.isWholeDocument }.map { $0.reporter.name }
+        if names.count > 1, let document = documents.first {
+            var others: [String] = []
+            for name in names where name != document && !others.contains(name) { others.append(name) }
+            throw .sharedStandardOutput(document: document, others: others)
+        }
+        self.init(destinations: destinations)
+    }
+
     /// True when some report goes to standard output; otherwise the terminal gets only the summary line.
     public var writesToStandardOutput: Bool { destinations.contains(where: \.writesToStandardOutput) }
 

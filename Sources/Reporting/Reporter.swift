@@ -9,11 +9,15 @@ public protocol Reporter: Sendable {
     static var summary: String { get }
     /// True when the report ends with the run's totals, so the command need not repeat them.
     static var endsWithTotals: Bool { get }
+    /// True when the report is one document (JSON, SARIF, XML) that a parser reads whole, so
+    /// it cannot share standard output with another report.
+    static var isWholeDocument: Bool { get }
     static func report(_ run: LintRun, context: ReportContext) -> String
 }
 
 extension Reporter {
     public static var endsWithTotals: Bool { false }
+    public static var isWholeDocument: Bool { false }
 }
 
 /// Every reporter momlint has, in the order `--help` lists them.

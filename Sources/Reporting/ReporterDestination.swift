@@ -34,6 +34,7 @@ public struct ReporterDestination: Sendable, CustomStringConvertible {
 public enum ReporterDestinationError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownReporter(String)
     case missingFile(reporter: String)
+    case sharedStandardOutput(document: String, others: [String])
 
     public var description: String {
         let valid = ReporterCatalogue.names.joined(separator: ", ")
@@ -42,6 +43,10 @@ public enum ReporterDestinationError: Error, Hashable, Sendable, CustomStringCon
             "unknown reporter '\(name)'; valid reporters: \(valid)"
         case .missingFile(let name):
             "'--reporter \(name):' names no file; write '\(name):PATH', or '\(name)' for standard output"
+        case .sharedStandardOutput(let document, let others):
+            "the '\(document)' report is one document and cannot share standard output with "
+                + (others.isEmpty ? "a second '\(document)' report" : others.map { "'\($0)'" }.joined(separator: ", "))
+                + "; send all but one report to a file with --reporter NAME:FILE"
         }
     }
 }

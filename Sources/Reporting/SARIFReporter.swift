@@ -12,6 +12,7 @@ import Linting
 public enum SARIFReporter: Reporter {
     public static let name = "sarif"
     public static let summary = "SARIF 2.1.0 for GitHub code scanning and other SARIF viewers"
+    public static let isWholeDocument = true
     static let sourceRootID = "%SRCROOT%"
 
     public static func report(_ run: LintRun, context: ReportContext) -> String {

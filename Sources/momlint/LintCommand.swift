@@ -64,7 +64,7 @@ struct LintCommand: ParsableCommand {
         let engine: LintEngine
         let baselineFile: Baseline?
         do {
-            writer = ReportWriter(destinations: try reporters.map(ReporterDestination.init(parsing:)))
+            writer = try ReportWriter(checking: try reporters.map(ReporterDestination.init(parsing:)))
             loaded = try ConfigurationFile.load(explicitFiles: configurationFiles, otherRuleIDs: Self.sourceRules.map(\.id))
             engine = try loaded.configuration.engine()
             baselineFile = try baseline.map(Baseline.read(from:))
@@ -77,8 +77,18 @@ struct LintCommand: ParsableCommand {
 
         let loader = ModelLoader(limits: limitOptions.limits, loadsAllVersions: allVersions)
         var run = LintRun(paths: configuration.paths(arguments: paths), loader: loader, engine: engine)
+        #if MOMLINT_HOOK_BUILD
+        // The pre-commit hook's build has no Swift parser (Package.swift); say so rather than
+        // pass in silence, and leave source checks to a full build (CI).
+        let sourcePaths: [String] = []
+        if !configuration.sourcePaths(arguments: sourceDirectories).isEmpty && !quiet {
+            print("note: Swift sources are not checked by the pre-commit hook's momlint, which is built without "
+                  + "swift-syntax; run a full build of momlint (e.g. in CI) for `sources`", to: &standardError)
+        }
+        #else
         let sourcePaths = configuration.sourcePaths(arguments: sourceDirectories)
         run.checkSources(in: sourcePaths)
+        #endif
         run = configuration.applied(to: configuration.excluding(from: run))
         var inputFailed = !run.loadFailures.isEmpty
         if let writeBaseline {
@@ -96,6 +106,7 @@ struct LintCommand: ParsableCommand {
         }
         let failsOnWarnings = strict || configuration.strict == true
         let hasFailingFinding = run.count(of: .error) > 0 || (failsOnWarnings && run.count(of: .warning) > 0)
+        let warningCount = run.count(of: .warning)
         if quiet { run = run.keepingFindings { $1.severity == .error } }
 
         if !quiet { for note in run.notes { print(note, to: &standardError) } }
@@ -123,6 +134,11 @@ struct LintCommand: ParsableCommand {
         // The process ends here, and the kernel reclaims its memory at once; freeing a large
         // model object by object first would cost more than a tenth of the lint (measured on
         // 10,000 entities). So the run outlives the command, as compilers do with their ASTs.
+        if quiet && hasFailingFinding && run.count(of: .error) == 0 {
+            // --quiet hid the warnings that --strict fails on; an exit 1 with no output would be a riddle.
+            print("momlint: exit 1 because strict mode fails on \(warningCount) warning\(warningCount == 1 ? "" : "s"), "
+                  + "which --quiet does not show", to: &standardError)
+        }
         _ = Unmanaged.passRetained(KeptUntilExit(run))
         if inputFailed { throw ExitCode.inputError }
         if hasFailingFinding { throw ExitCode.findings }
@@ -168,8 +184,9 @@ func writeToStandardOutput(_ text: String) -> Bool {
 }
 
 /// Lets `print(_:to:)` write to standard error, where diagnostics about inputs belong.
+/// Unbuffered, like `StandardOutput`, so the two streams reach a shared pipe in program order.
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
-        FileHandle.standardError.write(Data(string.utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(string.utf8))
     }
 }

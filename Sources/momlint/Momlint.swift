@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuring
 import Foundation
 
 @main
@@ -25,6 +26,12 @@ struct Momlint: AsyncParsableCommand {
     /// momlint documents for it, instead of ArgumentParser's 64 (`EX_USAGE`), so scripts
     /// need to know one code for "momlint could not do what was asked".
     static func main() async {
+        if let word = CommandLine.arguments.dropFirst().first, let nearest = nearestSubcommand(to: word) {
+            var standardError = StandardError()
+            print("momlint: '\(word)' is neither a subcommand nor an existing path; did you mean 'momlint \(nearest)'?",
+                  to: &standardError)
+            Foundation.exit(ExitCode.inputError.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -40,5 +47,14 @@ struct Momlint: AsyncParsableCommand {
             }
             exit(withError: error)
         }
+    }
+
+    /// `lint` is the default subcommand, so `momlint lnt` would lint a path named `lnt` and
+    /// report it missing. A first word that names no subcommand and no file, but is near a
+    /// subcommand's name, is a typo of that subcommand.
+    static func nearestSubcommand(to word: String) -> String? {
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !word.hasPrefix("-"), !names.contains(word), !FileManager.default.fileExists(atPath: word) else { return nil }
+        return NearestName.closest(to: word, among: names)
     }
 }

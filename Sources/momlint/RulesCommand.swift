@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuring
 import Foundation
 import Linting
 import SourceConsistency
@@ -36,7 +37,9 @@ struct RulesCommand: ParsableCommand {
             try generateDocumentation(into: directory)
         } else if let ruleID {
             guard let description = Self.allDescriptions.first(where: { $0.id == ruleID }) else {
-                print("momlint: no rule with id '\(ruleID)'; run 'momlint rules' for the list", to: &standardError)
+                let nearest = NearestName.closest(to: ruleID, among: Self.allDescriptions.map(\.id))
+                let hint = nearest.map { "did you mean '\($0)'? Run" } ?? "run"
+                print("momlint: no rule with id '\(ruleID)'; \(hint) 'momlint rules' for the list", to: &standardError)
                 throw ExitCode.inputError
             }
             print(RuleDocumentation.terminalText(for: description), terminator: "")

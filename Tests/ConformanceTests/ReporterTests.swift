@@ -31,27 +31,37 @@ import Testing
     }
 
     @Test func junit() {
-        #expect(JUnitReporter.report([Self.summary]) == """
+        #expect(JUnitReporter.report([Self.summary], workingDirectory: "/work") == """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites>
-              <testsuite name="conformance.mine" tests="5" failures="2" errors="0" skipped="1">
-                <testcase classname="deny" name="deny.a" file="S/deny/a.yaml" time="0.012"/>
-                <testcase classname="deny" name="deny.b" file="S/deny/b.yaml" time="1.500">
-                  <failure message="save (error): expected &lt;1600&gt; &amp; &quot;more&quot;">S/deny/b.yaml:12</failure>
+            <testsuites name="momlint conformance" tests="5" failures="2" errors="0" time="1.512">
+              <testsuite name="conformance.mine" tests="5" failures="2" errors="0" skipped="1" time="1.512">
+                <testcase classname="mine.deny" name="deny.a" time="0.012"/>
+                <testcase classname="mine.deny" name="deny.b" time="1.500">
+                  <failure type="fail" message="save (error): expected &lt;1600&gt; &amp; &quot;more&quot;">S/deny/b.yaml:12</failure>
                 </testcase>
-                <testcase classname="cascade" name="cascade.c" file="S/cascade/c.yaml" time="0.000">
+                <testcase classname="mine.cascade" name="cascade.c" time="0.000">
                   <system-out>expected failure: boom</system-out>
                 </testcase>
-                <testcase classname="cascade" name="cascade.d" file="S/cascade/d.yaml" time="0.000">
-                  <failure message="passed, but xfail.txt lists it as expected to fail; remove it from the list">S/cascade/d.yaml</failure>
+                <testcase classname="mine.cascade" name="cascade.d" time="0.000">
+                  <failure type="unexpected-pass" message="passed, but xfail.txt lists it as expected to fail; remove it from the list">S/cascade/d.yaml</failure>
                 </testcase>
-                <testcase classname="ordered" name="ordered.e" file="S/ordered/e.yaml" time="0.000">
+                <testcase classname="mine.ordered" name="ordered.e" time="0.000">
                   <skipped message="needs &apos;ordered&apos;, which the adapter does not support"/>
                 </testcase>
               </testsuite>
             </testsuites>
 
             """)
+    }
+
+    @Test func junitPathsAreRelativeToTheWorkingDirectory() {
+        let result = ScenarioResult(scenarioID: "deny.b", adapterName: "mine", verdict: .fail(message: "x", line: 3),
+                                    file: "/work/repo/Fixtures/Scenarios/deny/b.yaml", seconds: 0)
+        let summary = RunSummary(adapterName: "mine", results: [result])
+        #expect(JUnitReporter.report([summary], workingDirectory: "/work/repo")
+            .contains(">Fixtures/Scenarios/deny/b.yaml:3</failure>"))
+        #expect(JUnitReporter.report([summary], workingDirectory: "/elsewhere")
+            .contains(">/work/repo/Fixtures/Scenarios/deny/b.yaml:3</failure>"))
     }
 
     @Test func json() throws {

@@ -63,9 +63,10 @@ import Testing
     }
 
     @Test func contentsFileAndVersionFolderKnowTheirBundle() throws {
-        let folder = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld/Notes.xcdatamodel")
+        // The current version: an old one named directly lints its bundle's current version instead.
+        let folder = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld/Notes 2.xcdatamodel")
         let viaFolder = try #require(ModelLoader().load(paths: [folder]).models.first)
-        #expect(viaFolder.version.name == "Notes")
+        #expect(viaFolder.version.name == "Notes 2")
         #expect(viaFolder.version.selection == .namedDirectly)
         let viaContents = try #require(ModelLoader().load(paths: [folder + "/contents"]).models.first)
         #expect(viaContents.version == viaFolder.version)
@@ -80,6 +81,26 @@ import Testing
         ])
         #expect(result.models.count == 1)
         #expect(result.failures.isEmpty)
+    }
+
+    /// pre-commit's `--all-files` passes every version's `contents`; an old version must not be
+    /// linted on its own (it must never change), only its bundle's current version, once.
+    @Test func anOldVersionNamedDirectlyLintsItsBundlesCurrentVersion() throws {
+        let bundle = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld")
+        let result = ModelLoader().load(paths: [bundle + "/Notes.xcdatamodel/contents", bundle + "/Notes 2.xcdatamodel/contents"])
+        #expect(result.failures.isEmpty)
+        #expect(result.models.map(\.version.name) == ["Notes 2"])
+        #expect(result.models.first?.version.selection == .declaredCurrent)
+        #expect(result.notes.map(\.message) == [
+            "'Notes' is not the current version of Notes.xcdatamodeld; linting the current version 'Notes 2' "
+                + "instead (old versions are linted only with --all-versions)",
+        ])
+        let folder = ModelLoader().load(paths: [bundle + "/Notes.xcdatamodel"])
+        #expect(folder.models.map(\.version.name) == ["Notes 2"])
+
+        let all = ModelLoader(loadsAllVersions: true).load(paths: [bundle + "/Notes.xcdatamodel/contents"])
+        #expect(all.models.map(\.version.name) == ["Notes"])
+        #expect(all.notes.isEmpty)
     }
 
     @Test func folderSearchFindsBundlesAndSkipsBuildFolders() throws {

@@ -28,7 +28,7 @@ import Testing
 
         let junit = try MomlintProcess.run(["conformance", "--filter", "cascade.to-one", "--reporter", "junit"])
         #expect(junit.status == 0)
-        #expect(junit.standardOutput.contains(#"<testcase classname="cascade" name="cascade.to-one""#))
+        #expect(junit.standardOutput.contains(#"<testcase classname="reference.cascade" name="cascade.to-one""#))
     }
 
     @Test func wrongInputExitsTwoWithOneClearLine() throws {

@@ -49,4 +49,20 @@ struct MomlintProcess {
                       standardOutput: String(decoding: outData, as: UTF8.self),
                       standardError: String(decoding: errData, as: UTF8.self))
     }
+
+    /// Runs `momlint arguments…` with standard output and standard error on ONE pipe, as
+    /// pre-commit, CI logs and Xcode build phases see them, and returns what arrived in order.
+    static func runMerged(_ arguments: [String], in directory: URL = packageRoot) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = try executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let merged = Pipe()
+        process.standardOutput = merged
+        process.standardError = merged
+        try process.run()
+        let data = merged.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 }

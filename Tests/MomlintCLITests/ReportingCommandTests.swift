@@ -45,7 +45,7 @@ struct LintReportingCommandTests {
         #expect(result.standardOutput == (try xcodeLines(fromJSON: workspace.read("reports/momlint.json"))))
         let sarif = try JSONSerialization.jsonObject(with: Data(workspace.read("reports/momlint.sarif").utf8)) as? [String: Any]
         #expect(sarif?["version"] as? String == "2.1.0")
-        #expect(try workspace.read("reports/momlint.xml").contains("<testsuites name=\"momlint\" tests=\"1\" failures=\"1\""))
+        #expect(try workspace.read("reports/momlint.xml").contains("<testsuites name=\"momlint\" tests=\"3\" failures=\"3\""))
     }
 
     @Test func withoutAReporterOnStdoutTheTerminalGetsTheSummaryLine() throws {

@@ -43,6 +43,26 @@ struct RulesCommandTests {
         #expect(output.standardError == "momlint: no rule with id 'no_such_rule'; run 'momlint rules' for the list\n")
     }
 
+    @Test func mistypedRuleIDSuggestsTheNearestOne() throws {
+        let output = try Self.momlint("rules", "missing_invers")
+        #expect(output.status == 2)
+        #expect(output.standardError
+            == "momlint: no rule with id 'missing_invers'; did you mean 'missing_inverse'? Run 'momlint rules' for the list\n")
+    }
+
+    @Test func mistypedSubcommandSuggestsTheNearestOne() throws {
+        let output = try Self.momlint("lnt")
+        #expect(output.status == 2)
+        #expect(output.standardOutput.isEmpty)
+        #expect(output.standardError == "momlint: 'lnt' is neither a subcommand nor an existing path; did you mean 'momlint lint'?\n")
+        // A path that exists is linted, as the default subcommand always did, even when its name is near one.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-subcommand-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("lnt"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let linted = try MomlintProcess.run(["lnt"], in: folder)
+        #expect(!linted.standardError.contains("did you mean"))
+    }
+
     @Test func printsASourceRulesDocumentation() throws {
         let output = try Self.momlint("rules", "unsigned_managed_property")
         #expect(output.status == 0)

@@ -66,7 +66,7 @@ import Testing
             test_no_action: {limit: 2}
             test_attribute_limit: {lmit: 2}
             strict: maybe
-            disabled_rules: test_no_action
+            disabled_rules: {test_no_action: true}
             """)
         #expect(loaded.warnings.map(\.message) == [
             "'test_required_string' severity must be 'warning' or 'error', not 'fatal'; keeping its default",
@@ -77,6 +77,25 @@ import Testing
         ])
         let engine = try loaded.configuration.engine(catalogue: TestRules.all)
         #expect(engine.severityOverrides.isEmpty && engine.options.isEmpty)
+    }
+
+    /// Every list key takes a single value as a list of one, as `excluded` always did;
+    /// `only_rules: x` used to be ignored with a warning, running every rule.
+    @Test func everyListKeyTakesASingleValue() throws {
+        let loaded = try parse("""
+            only_rules: test_no_action
+            disabled_rules: test_required_string
+            excluded: Legacy
+            included: App
+            sources: Sources
+            """)
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.configuration.onlyRules == ["test_no_action"])
+        #expect(loaded.configuration.disabledRules == ["test_required_string"])
+        #expect(loaded.configuration.excluded.count == 1 && loaded.configuration.included?.count == 1)
+        #expect(loaded.configuration.sources.count == 1)
+        let typo = try parse("only_rules: test_no_actoin\n")
+        #expect(typo.warnings.map(\.message) == ["unknown rule id 'test_no_actoin' in 'only_rules'; ignoring it (did you mean 'test_no_action'?)"])
     }
 
     @Test func anOptionTheRuleRejectsIsAnError() throws {

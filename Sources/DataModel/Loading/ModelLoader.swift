@@ -139,14 +139,49 @@ public struct ModelLoader: Sendable {
         case .bundle(let path):
             loadBundle(path, into: &result, skipping: &loaded)
         case .versionFolder(let path):
+            if redirectsOldVersion(folder: path, named: path, into: &result, skipping: &loaded) { return }
             loadVersionFolder(path, version: version(forFolder: path, selection: nil),
                               into: &result, skipping: &loaded)
         case .contentsFile(let path):
             let folder = Self.parentPath(of: path)
+            if folder.hasSuffix(".xcdatamodel"),
+               redirectsOldVersion(folder: folder, named: path, into: &result, skipping: &loaded) { return }
             let version = folder.hasSuffix(".xcdatamodel") ? self.version(forFolder: folder, selection: nil)
                                                              : Self.standaloneVersion
             loadContents(path, version: version, into: &result, skipping: &loaded)
         }
+    }
+
+    /// A version of a bundle named directly (as pre-commit names every changed `contents`)
+    /// that is not the bundle's current version is not linted on its own: old versions
+    /// must never change, and the single-version rules judge only the model the app builds.
+    /// Its bundle is linted instead (its current version, once), with a note; `--all-versions`
+    /// lints it as named. True when the version was redirected.
+    private func redirectsOldVersion(folder: String, named path: String,
+                                     into result: inout LoadResult, skipping loaded: inout Set<String>) -> Bool {
+        guard !loadsAllVersions else { return false }
+        let bundle = Self.parentPath(of: folder)
+        guard bundle.hasSuffix(".xcdatamodeld"), let current = currentVersionName(ofBundle: bundle) else { return false }
+        let name = Self.versionName(fromFolderName: (folder as NSString).lastPathComponent)
+        guard name != current else { return false }
+        let bundleName = (bundle as NSString).lastPathComponent
+        result.notes.append(LoadNote(path: path, message:
+            "'\(name)' is not the current version of \(bundleName); linting the current version '\(current)' "
+                + "instead (old versions are linted only with --all-versions)"))
+        loadBundle(bundle, into: &result, skipping: &loaded)
+        return true
+    }
+
+    /// The version `loadBundle` would choose: the one `.xccurrentversion` names when the bundle
+    /// holds it, else the highest version number. Nil for a bundle without versions.
+    private func currentVersionName(ofBundle bundle: String) -> String? {
+        let versions = Self.versionFolderNames(in: bundle)
+        guard let highest = versions.last else { return nil }
+        guard let bytes = try? readFile(Self.join(bundle, ".xccurrentversion")),
+              let declaration = try? readDeclaration(bytes, path: Self.join(bundle, ".xccurrentversion"))
+        else { return highest }
+        let declared = Self.versionName(fromFolderName: declaration.versionFileName)
+        return versions.contains(declared) ? declared : highest
     }
 
     private func loadBundle(_ bundle: String, into result: inout LoadResult, skipping loaded: inout Set<String>) {

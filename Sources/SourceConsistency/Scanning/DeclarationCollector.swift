@@ -1,5 +1,7 @@
 import DataModel
+#if !MOMLINT_HOOK_BUILD
 import SwiftSyntax
+#endif
 
 /// What one Swift file declares that matters here: classes, extensions holding instance
 /// properties, and top-level type aliases. Nothing is resolved across files yet.
@@ -29,6 +31,7 @@ struct FileDeclarations: Sendable {
     var typeAliases: [String: SwiftTypeReference] = [:]
 }
 
+#if !MOMLINT_HOOK_BUILD
 /// Walks one parsed file and records its classes, extensions and type aliases.
 ///
 /// Function bodies, closures and accessors are not entered: a class declared there cannot
@@ -176,3 +179,4 @@ final class DeclarationCollector: SyntaxVisitor {
         return nil
     }
 }
+#endif

@@ -1,7 +1,9 @@
 import DataModel
+#if !MOMLINT_HOOK_BUILD
 import SwiftParser
 import SwiftParserDiagnostics
 import SwiftSyntax
+#endif
 
 /// One Swift source held in memory, and what parsing it yields.
 public struct SwiftSourceFile: Sendable {
@@ -22,6 +24,12 @@ public struct SwiftSourceFile: Sendable {
     /// Parses the file. A file with syntax errors still yields the declarations the parser
     /// recovered, and a problem naming the first error.
     func parse() -> (declarations: FileDeclarations, problem: SourceProblem?) {
+        #if MOMLINT_HOOK_BUILD
+        // The pre-commit hook's build has no parser; `momlint lint` skips sources there with a
+        // note, so only a library user of that build gets here.
+        return (FileDeclarations(), SourceProblem(path: path, reason: .syntaxError(
+            "this momlint was built without swift-syntax (the pre-commit hook's build) and cannot read Swift", moreErrors: 0)))
+        #else
         let bytes = Array(text.utf8)
         let tree = bytes.withUnsafeBufferPointer {
             Parser.parse(source: $0, maximumNestingLevel: Self.maximumNestingLevel)
@@ -42,5 +50,6 @@ public struct SwiftSourceFile: Sendable {
             }
         }
         return (collector.declarations, problem)
+        #endif
     }
 }

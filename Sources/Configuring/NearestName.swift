@@ -1,0 +1,24 @@
+/// "Did you mean": the known name a mistyped one is nearest to, for configuration keys and
+/// rule ids here, and for subcommands and rule ids on the command line.
+public enum NearestName {
+    /// The candidate within a small edit distance of `word` (at most 2, or a quarter of its
+    /// length), nearest first and alphabetical among equals; nil when none is that close.
+    public static func closest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, word.count / 4) }
+        return scored.min { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }?.0
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions of characters.
+    public static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let a = Array(lhs), b = Array(rhs)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}
