@@ -69,10 +69,33 @@ struct SaveWriter {
         try db.cachedStatement(sql: schema.entities[state.entity].insertSQL).execute(arguments: StatementArguments(arguments))
     }
 
-    /// Rewrites the entity's columns and bumps `Z_OPT`, the optimistic-locking version.
+    /// Writes the columns whose value changed since the object was read, and bumps `Z_OPT`,
+    /// the optimistic-locking version. Columns that did not change are left as the file holds
+    /// them, so a value momlint does not set (or another writer's column) is never rewritten.
     private func updateRow(_ id: ObjectID, _ state: ObjectState) throws {
-        try db.cachedStatement(sql: schema.entities[state.entity].updateSQL)
-            .execute(arguments: StatementArguments(columnValues(state) + [id.primaryKey.databaseValue]))
+        let entity = schema.entities[state.entity]
+        let table = schema.tables[entity.tableIndex]
+        var assignments = ["\"Z_OPT\" = \"Z_OPT\" + 1"]
+        var arguments: [DatabaseValue] = []
+        for written in entity.writtenColumns {
+            let value: DatabaseValue
+            switch written.slot {
+            case .attribute(let slot):
+                guard state.attributes[slot] != state.savedAttributes[slot] else { continue }
+                value = StoredValue.databaseValue(state.attributes[slot])
+            case .toOne(let slot):
+                guard state.toOnes[slot] != state.savedToOnes[slot] else { continue }
+                value = state.toOnes[slot]?.primaryKey.databaseValue ?? .null
+            case .toMany:
+                continue
+            }
+            assignments.append("\(table.columns[written.column].name.quoted) = ?")
+            arguments.append(value)
+        }
+        // The SQL text depends only on which columns changed, so the statement cache serves
+        // the common cases (one attribute set) after their first use.
+        let sql = "UPDATE \(table.name.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
     }
 
     private enum ToManyPass {

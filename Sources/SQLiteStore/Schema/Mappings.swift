@@ -44,6 +44,9 @@ struct ColumnMapping: Sendable {
 /// An entity's place in the store: its number, its table and the layout of its properties.
 struct EntityMapping: Sendable {
     var name: String
+    /// The name the entity had in an earlier model version, which a store migrated from that
+    /// version keeps in `Z_PRIMARYKEY.Z_NAME`.
+    var renamingIdentifier: String?
     /// Position in `StoreSchema.entities`; `Z_ENT` is this plus one.
     var index: Int
     var parentIndex: Int?
@@ -62,8 +65,6 @@ struct EntityMapping: Sendable {
     private(set) var writtenColumns: [(slot: PropertySlot, column: Int)] = []
     /// `INSERT … (Z_PK, Z_ENT, Z_OPT, <written columns>) VALUES (?, …)`.
     private(set) var insertSQL = ""
-    /// `UPDATE … SET Z_OPT = Z_OPT + 1, <written columns> = ? WHERE Z_PK = ?`.
-    private(set) var updateSQL = ""
 
     var number: Int { index + 1 }
 
@@ -74,9 +75,6 @@ struct EntityMapping: Sendable {
         let inserted = ["\"Z_PK\"", "\"Z_ENT\"", "\"Z_OPT\""] + names
         insertSQL = "INSERT INTO \(table.name.quoted) (\(inserted.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: inserted.count).joined(separator: ", ") + ")"
-        updateSQL = "UPDATE \(table.name.quoted) SET "
-            + (["\"Z_OPT\" = \"Z_OPT\" + 1"] + names.map { "\($0) = ?" }).joined(separator: ", ")
-            + " WHERE \"Z_PK\" = ?"
     }
 
     func relationship(_ slot: PropertySlot) -> RelationshipMapping? {

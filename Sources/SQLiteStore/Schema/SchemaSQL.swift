@@ -4,7 +4,7 @@ import GRDB
 extension StoreSchema {
     /// Bumped when the mapping from models to tables changes, so that a file written by an
     /// older layout is refused rather than misread.
-    static let layoutVersion = 1
+    static let layoutVersion = 2
 
     /// `CREATE` statements for the model's tables and indexes, and for Core Data's metadata
     /// tables `Z_PRIMARYKEY` and `Z_METADATA` (ref. §7).
@@ -76,6 +76,8 @@ enum StoreMetadata {
         }
         let uuid = UUID().uuidString
         let plist: [String: Any] = [
+            // Core Data's keys where momlint has a value for them; never its version hashes,
+            // whose algorithm is not documented.
             "NSStoreType": "SQLite",
             "NSStoreUUID": uuid,
             fingerprintKey: schema.fingerprint,
@@ -87,19 +89,29 @@ enum StoreMetadata {
                        arguments: [uuid, data])
     }
 
-    /// Checks that the file was created for this schema; throws a one-line explanation if not.
-    static func verify(_ schema: StoreSchema, in db: Database, path: String) throws {
-        guard try db.tableExists("Z_METADATA"),
-              let data = try Data.fetchOne(db, sql: "SELECT \"Z_PLIST\" FROM \"Z_METADATA\" WHERE \"Z_VERSION\" = 1")
-        else {
-            throw SQLiteStoreError(.incompatibleFile,
-                                   "'\(path)' is an SQLite database but not a momlint store (no Z_METADATA row); open an empty path to create one")
-        }
-        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-        let stored = plist?[fingerprintKey] as? String
-        guard stored == schema.fingerprint else {
-            throw SQLiteStoreError(.incompatibleFile,
-                                   "'\(path)' was created for a different model (schema fingerprint \(stored ?? "missing"), this model's is \(schema.fingerprint)); open it with the model it was created with, or start a new file")
+    /// Decides whether a file that exists may be opened for this schema with `access`; throws
+    /// a one-line explanation if not. A momlint store must carry this schema's fingerprint; a
+    /// Core Data store must have this model's layout (`StoreSchema.differences(from:)`) and
+    /// is written to only with `.readWriteIncludingCoreDataStores`.
+    static func verify(_ schema: StoreSchema, against file: StoreFileDescription,
+                       access: SQLiteObjectStore.Access) throws(SQLiteStoreError) {
+        switch file.writer {
+        case .momlint:
+            guard file.momlintFingerprint == schema.fingerprint else {
+                throw SQLiteStoreError(.incompatibleFile,
+                                       "'\(file.path)' is \(file.summary), created for a different model or an older momlint layout (layout fingerprint \(file.momlintFingerprint ?? "?"), this model's is \(schema.fingerprint)); open it with the model it was created with, or start a new file")
+            }
+        case .coreData:
+            let differences = schema.differences(from: file)
+            if let first = differences.first {
+                let more = differences.count > 1 ? " (and \(differences.count - 1) more difference\(differences.count == 2 ? "" : "s"))" : ""
+                throw SQLiteStoreError(.incompatibleFile,
+                                       "'\(file.path)' is \(file.summary), written by another version of the model: \(first)\(more); open it with the version that wrote it (momlint store which-version)")
+            }
+            if access == .readWrite {
+                throw SQLiteStoreError(.incompatibleFile,
+                                       "'\(file.path)' is \(file.summary); momlint does not write to a store it did not create unless asked: open it read-only, or with access .readWriteIncludingCoreDataStores")
+            }
         }
     }
 

@@ -1,0 +1,171 @@
+import Conformance
+import Foundation
+import GRDB
+import Testing
+@testable import SQLiteStore
+
+/// Files momlint did not create: recognised before anything writes, refused with one clear
+/// line, and left byte-identical (main file, `-wal`, `-shm`, and no new files beside them).
+@Suite struct ForeignFileTests {
+    /// Every file in the directory with its bytes.
+    static func files(in scratch: ScratchDirectory) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) {
+            files[name] = try Data(contentsOf: scratch.url.appendingPathComponent(name))
+        }
+        return files
+    }
+
+    static func refusal(_ path: String, access: SQLiteObjectStore.Access = .readWrite) throws -> String {
+        do {
+            _ = try SQLiteObjectStore(path: path, model: TestModels.company(), access: access)
+        } catch let error as SQLiteStoreError {
+            return error.message
+        }
+        Issue.record("'\(path)' was opened")
+        return ""
+    }
+
+    /// A WAL-mode database whose data is still in its `-wal`, copied without its `-shm`, as a
+    /// file pulled from a device may come. A plain read-only SQLite open would create the `-shm`.
+    @Test func aWALFileWithoutItsShmIsReadWithoutCreatingOrChangingAnything() throws {
+        let source = try ScratchDirectory()
+        let path = source.path("Company.sqlite")
+        let store = try SQLiteObjectStore(path: path, model: TestModels.company())
+        try store.insert("Department", values: ["name": .string("Sales")])
+        try store.save()
+        // The store is still open, so its last save is in the -wal, not yet checkpointed.
+        let scratch = try ScratchDirectory()
+        let copy = scratch.path("Company.sqlite")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
+        try store.close()
+        let before = try Self.files(in: scratch)
+        #expect(before.keys.sorted() == ["Company.sqlite", "Company.sqlite-wal"])
+
+        let description = try StoreFileDescription.read(path: copy)
+        #expect(description.writer == .momlint)
+        let reader = try SQLiteObjectStore(path: copy, model: TestModels.company(), access: .readOnly)
+        #expect(try reader.fetch("Department").count == 1)
+        #expect(throws: SQLiteStoreError.self) { try reader.insert("Department") }
+        try reader.close()
+        #expect(try Self.files(in: scratch) == before)
+    }
+
+    @Test func aTextFileIsNotADatabase() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("notes.sqlite")
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
+        let before = try Self.files(in: scratch)
+        #expect(try Self.refusal(path, access: .readOnly)
+            == "'\(path)' is not an SQLite database (no 'SQLite format 3' header; an encrypted database looks like this too)")
+        #expect(try Self.files(in: scratch) == before)
+    }
+
+    @Test func aTruncatedDatabaseIsRefused() throws {
+        let source = try ScratchDirectory()
+        try SQLiteObjectStore(path: source.path("Company.sqlite"), model: TestModels.company()).close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source.path("Company.sqlite")))
+        let scratch = try ScratchDirectory()
+        let headerOnly = scratch.path("header.sqlite"), firstPage = scratch.path("page.sqlite")
+        try bytes.prefix(60).write(to: URL(fileURLWithPath: headerOnly))
+        try bytes.prefix(4096).write(to: URL(fileURLWithPath: firstPage))
+        let before = try Self.files(in: scratch)
+        #expect(try Self.refusal(headerOnly) == "'\(headerOnly)' is a truncated SQLite database (60 bytes, shorter than its 100-byte header)")
+        #expect(try Self.refusal(firstPage).hasPrefix("'\(firstPage)' is a truncated SQLite database (4096 bytes; its header says "))
+        #expect(try Self.files(in: scratch) == before)
+    }
+
+    @Test func anSQLiteDatabaseThatIsNoStoreIsRefusedUnchanged() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("other.sqlite")
+        // A rollback-journal database: opening it must not convert it to WAL.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('x')") }
+        try queue.close()
+        let before = try Self.files(in: scratch)
+        #expect(try Self.refusal(path)
+            == "'\(path)' is an SQLite database but not a Core Data or momlint store (no Z_METADATA and Z_PRIMARYKEY tables)")
+        #expect(try Self.files(in: scratch) == before)
+    }
+
+    @Test func anEncryptedLookingFileIsRefused() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("secret.sqlite")
+        // An SQLCipher database has no plain header: its first bytes are random.
+        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: path))
+        let before = try Self.files(in: scratch)
+        #expect(try Self.refusal(path).contains("an encrypted database looks like this too"))
+        #expect(try Self.files(in: scratch) == before)
+    }
+
+    @Test func aDamagedDatabaseIsRefused() throws {
+        let source = try ScratchDirectory()
+        try SQLiteObjectStore(path: source.path("Company.sqlite"), model: TestModels.company()).close()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: source.path("Company.sqlite")))
+        // Overwrite the schema page's content after its header.
+        for offset in 100..<min(bytes.count, 4096) { bytes[offset] = 0xA5 }
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("damaged.sqlite")
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let before = try Self.files(in: scratch)
+        let message = try Self.refusal(path)
+        #expect(message.hasPrefix("'\(path)' is a damaged SQLite database") || message.hasPrefix("'\(path)' is not an SQLite database"))
+        #expect(try Self.files(in: scratch) == before)
+    }
+}
+
+/// Binary and Transformable values reach the file and come back; a save rewrites only the
+/// columns that changed.
+@Suite struct BinaryValueTests {
+    static let model = """
+        <entity name="Book">
+            <attribute name="cover" optional="YES" attributeType="Binary"/>
+            <attribute name="settings" optional="YES" attributeType="Transformable"/>
+            <attribute name="title" optional="YES" attributeType="String"/>
+        </entity>
+        """
+
+    @Test func aBinaryValueSurvivesInsertUpdateOfAnotherAttributeSaveAndReopen() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Books.sqlite")
+        let model = try TestModels.model(Self.model)
+        let cover = Data((0..<277).map { UInt8(truncatingIfNeeded: $0 * 31) })
+        let archive = Data("bplist00\u{0}archived".utf8)
+        let book: ObjectID
+        do {
+            let store = try SQLiteObjectStore(path: path, model: model)
+            book = try store.insert("Book", values: ["title": .string("Atlas"), "cover": .binary(cover), "settings": .binary(archive)])
+            try store.save()
+            try store.close()
+        }
+        do {
+            let store = try SQLiteObjectStore(path: path, model: model)
+            try store.set("title", of: book, to: .string("World Atlas"))
+            try store.save()
+            try store.close()
+        }
+        let store = try SQLiteObjectStore(path: path, model: model)
+        defer { try? store.close() }
+        #expect(try store.value("cover", of: book) == .binary(cover))
+        #expect(try store.value("settings", of: book) == .binary(archive))
+        #expect(try store.value("title", of: book) == .string("World Atlas"))
+    }
+
+    @Test func anUpdateWritesOnlyTheColumnsThatChanged() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Books.sqlite")
+        let model = try TestModels.model(Self.model)
+        let store = try SQLiteObjectStore(path: path, model: model)
+        let book = try store.insert("Book", values: ["title": .string("Atlas")])
+        try store.save()
+        // Another writer puts a value in a column this store then leaves alone.
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: "UPDATE ZBOOK SET ZCOVER = x'0102'") }
+        try other.close()
+        try store.set("title", of: book, to: .string("World Atlas"))
+        try store.save()
+        #expect(try store.value("cover", of: book) == .binary(Data([1, 2])))
+        try store.close()
+    }
+}
