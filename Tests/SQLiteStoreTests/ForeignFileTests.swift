@@ -169,3 +169,113 @@ import Testing
         try store.close()
     }
 }
+
+/// What a Core Data store holds besides the model's tables, built here from a momlint store
+/// given Core Data's metadata, so these run without the corpus.
+@Suite struct CoreDataStoreRecognitionTests {
+    static let model = """
+        <entity name="Author" renamingIdentifier="Writer">
+            <attribute name="name" optional="YES" attributeType="String"/>
+        </entity>
+        """
+
+    /// A store for `model` whose metadata is Core Data's (binary plist, no momlint keys),
+    /// with `Author` recorded under its old name, persistent-history tables, `Z_MODELCACHE`
+    /// and a derived-attribute trigger.
+    static func coreDataLikeStore(in scratch: ScratchDirectory) throws -> String {
+        let path = scratch.path("Authors.sqlite")
+        let store = try SQLiteObjectStore(path: path, model: TestModels.model(model))
+        try store.insert("Author", values: ["name": .string("Ada")])
+        try store.save()
+        try store.close()
+        let plist: [String: Any] = [
+            "NSStoreType": "SQLite", "NSStoreUUID": "61FC2D16-6A9B-47E7-AD90-9013E066EC6C",
+            "NSPersistenceFrameworkVersion": 1344, "NSStoreModelVersionHashesVersion": 3,
+            "NSStoreModelVersionIdentifiers": [""], "NSStoreModelVersionHashes": ["Writer": Data(repeating: 7, count: 32)],
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [data])
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_NAME = 'Writer' WHERE Z_ENT = 1")
+            try db.execute(sql: """
+                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+                CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTIMESTAMP TIMESTAMP);
+                CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER);
+                CREATE TABLE ATRANSACTIONSTRING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+                INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZTIMESTAMP) VALUES (16001, 1, 0);
+                CREATE TRIGGER Z_DA_ZAUTHOR_Author_nameLength AFTER UPDATE OF ZNAME ON ZAUTHOR BEGIN SELECT 1; END;
+                """)
+        }
+        try queue.close()
+        return path
+    }
+
+    @Test func aCoreDataStoreIsRecognisedAndReadWithItsExtraTables() throws {
+        let scratch = try ScratchDirectory()
+        let path = try Self.coreDataLikeStore(in: scratch)
+        let before = try ForeignFileTests.files(in: scratch)
+        let description = try StoreFileDescription.read(path: path)
+        #expect(description.writer == .coreData)
+        #expect(description.summary == "a Core Data store written by framework version 1344, entities Writer (1)")
+        #expect(description.rowCounts == [1: 1])
+        let store = try SQLiteObjectStore(path: path, model: TestModels.model(Self.model), access: .readOnly)
+        let dump = try store.dump()
+        try store.close()
+        #expect(dump.store.entities.map(\.objects) == [1])
+        #expect(dump.objects.map(\.id) == ["x-coredata://61FC2D16-6A9B-47E7-AD90-9013E066EC6C/Author/p1"])
+        #expect(dump.objects.first?.values == ["name": .string("Ada")])
+        #expect(try ForeignFileTests.files(in: scratch) == before)
+    }
+
+    @Test func writingIntoItNeedsExplicitPermission() throws {
+        let scratch = try ScratchDirectory()
+        let path = try Self.coreDataLikeStore(in: scratch)
+        let model = try TestModels.model(Self.model)
+        let before = try ForeignFileTests.files(in: scratch)
+        #expect(throws: SQLiteStoreError.self) { try SQLiteObjectStore(path: path, model: model) }
+        #expect(try ForeignFileTests.files(in: scratch) == before)
+        let store = try SQLiteObjectStore(path: path, model: model, access: .readWriteIncludingCoreDataStores)
+        let ada = try #require(try store.fetch("Author").first)
+        try store.set("name", of: ada, to: .string("Ada Lovelace"))
+        try store.save()
+        try store.close()
+        let reopened = try SQLiteObjectStore(path: path, model: model, access: .readOnly)
+        #expect(try reopened.value("name", of: ada) == .string("Ada Lovelace"))
+        try reopened.close()
+    }
+
+    /// A row holding a value in a form the model's type would not write back (here a UUID
+    /// stored as text) is not rewritten: the save is refused before anything is written.
+    @Test func aSaveThatWouldRewriteAValueItCannotRoundTripIsRefused() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Tokens.sqlite")
+        let model = try TestModels.model("""
+            <entity name="Token">
+                <attribute name="label" optional="YES" attributeType="String"/>
+                <attribute name="ref" optional="YES" attributeType="UUID"/>
+            </entity>
+            """)
+        let store = try SQLiteObjectStore(path: path, model: model)
+        let token = try store.insert("Token", values: ["label": .string("a")])
+        try store.save()
+        try store.close()
+        let plist = try PropertyListSerialization.data(fromPropertyList: ["NSStoreType": "SQLite"], format: .binary, options: 0)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [plist])
+            try db.execute(sql: "UPDATE ZTOKEN SET ZREF = 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f'")
+        }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let writer = try SQLiteObjectStore(path: path, model: model, access: .readWriteIncludingCoreDataStores)
+        try writer.set("label", of: token, to: .string("b"))
+        #expect {
+            try writer.save()
+        } throws: { error in
+            (error as? SQLiteStoreError)?.message.contains("would not be written back unchanged") == true
+        }
+        try writer.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+}

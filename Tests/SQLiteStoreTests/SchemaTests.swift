@@ -94,6 +94,42 @@ import Testing
         #expect(join == "CREATE INDEX \"Z_2TAGS_Z_8TAGS_INDEX\" ON \"Z_2TAGS\" (\"Z_8TAGS\", \"Z_2EMPLOYEES\")")
     }
 
+    /// A to-one into a hierarchy also records the destination's entity, as Core Data's
+    /// `ZPAGE.Z1_BOOK` does; the column follows every change of the relationship.
+    @Test func aToOneIntoAHierarchyRecordsTheDestinationsEntityNumber() throws {
+        let model = try TestModels.model("""
+            <entity name="Book">
+                <relationship name="pages" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Page" inverseName="book" inverseEntity="Page"/>
+            </entity>
+            <entity name="Novel" parentEntity="Book"/>
+            <entity name="Page">
+                <relationship name="book" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Book" inverseName="pages" inverseEntity="Book"/>
+            </entity>
+            """)
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Books.sqlite")
+        let store = try SQLiteObjectStore(path: path, model: model)
+        let novel = try store.insert("Novel"), book = try store.insert("Book"), page = try store.insert("Page")
+        try store.link(page, "book", to: novel)
+        try store.save()
+        func pageRow() throws -> [String] {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try #require(try Row.fetchOne(db, sql: "SELECT ZBOOK, Z1_BOOK FROM ZPAGE")).databaseValues.map(\.description)
+            }
+        }
+        #expect(try columns("ZPAGE", DatabaseQueue(path: path)) == ["Z_PK", "Z_ENT", "Z_OPT", "ZBOOK", "Z1_BOOK"])
+        #expect(try pageRow() == ["\(novel.primaryKey)", "2"])
+        try store.link(page, "book", to: book)
+        try store.save()
+        #expect(try pageRow() == ["\(book.primaryKey)", "1"])
+        try store.unlink(page, "book", from: book)
+        try store.save()
+        #expect(try pageRow() == ["NULL", "NULL"])
+        try store.close()
+    }
+
     /// Which side of a many-to-many names the join table, as Core Data's files show: the
     /// relationship whose upper-cased name sorts last (`Z_2BLOCKING(Z_2BLOCKEDBY, Z_2BLOCKING)`),
     /// whichever entity declares it first.

@@ -63,6 +63,8 @@ struct EntityMapping: Sendable {
     var slotsByName: [String: PropertySlot]
     /// The columns an object of this entity writes: stored attributes, then to-ones.
     private(set) var writtenColumns: [(slot: PropertySlot, column: Int)] = []
+    /// The to-ones' entity-number columns, written after `writtenColumns`.
+    private(set) var entityNumberColumns: [(toOne: Int, column: Int)] = []
     /// `INSERT … (Z_PK, Z_ENT, Z_OPT, <written columns>) VALUES (?, …)`.
     private(set) var insertSQL = ""
 
@@ -71,7 +73,8 @@ struct EntityMapping: Sendable {
     mutating func prepareSQL(_ table: TableMapping) {
         writtenColumns = attributes.indices.compactMap { slot in attributes[slot].column.map { (PropertySlot.attribute(slot), $0) } }
             + toOnes.indices.compactMap { slot in column(of: .toOne(slot)).map { (PropertySlot.toOne(slot), $0) } }
-        let names = writtenColumns.map { table.columns[$0.column].name.quoted }
+        entityNumberColumns = toOnes.indices.compactMap { slot in toOnes[slot].entityColumn.map { (slot, $0) } }
+        let names = (writtenColumns.map(\.column) + entityNumberColumns.map(\.column)).map { table.columns[$0].name.quoted }
         let inserted = ["\"Z_PK\"", "\"Z_ENT\"", "\"Z_OPT\""] + names
         insertSQL = "INSERT INTO \(table.name.quoted) (\(inserted.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: inserted.count).joined(separator: ", ") + ")"
@@ -122,6 +125,9 @@ struct RelationshipMapping: Sendable {
     /// other; nil for a one-way relationship.
     var inverse: PropertySlot?
     var storage: RelationshipStorage
+    /// For a to-one whose destination has sub-entities: the `Z<n>_<NAME>` column holding the
+    /// destination's entity number, written with the foreign key.
+    var entityColumn: Int?
 
     var name: String { relationship.name }
     var isOrdered: Bool { relationship.isOrdered }

@@ -86,6 +86,9 @@ private struct LayoutBuilder {
     var columnOf: [PropertyKey: Int] = [:]
     /// `Z_FOK_` column of a to-one whose inverse is an ordered to-many.
     var orderColumnOf: [PropertyKey: Int] = [:]
+    /// The `Z<n>_<NAME>` column holding a to-one destination's entity number, when the
+    /// destination entity has sub-entities.
+    var entityColumnOf: [PropertyKey: Int] = [:]
     /// Join table and side of each to-many stored in one.
     var joinOf: [PropertyKey: (index: Int, side: JoinSide)] = [:]
     /// Table and index names share one namespace in SQLite.
@@ -155,6 +158,16 @@ private struct LayoutBuilder {
                 let name = allocators[table].claim("Z" + relationship.name.uppercased())
                 columnOf[PropertyKey(entity: index, name: relationship.name)] = tables[table].columns.count
                 tables[table].columns.append(ColumnMapping(name: name, declaredType: "INTEGER"))
+                // A destination with sub-entities shares its table with them, so Core Data
+                // also records which entity the destination row is: `ZPAGE.Z1_BOOK`, named
+                // for the destination's entity number (docs/sqlite-store.md; INFERRED from
+                // that one observation).
+                let target = model.entity(named: destination)!
+                if !model.allSubentities(of: target).isEmpty {
+                    let entityColumn = allocators[table].claim("Z\(storeIndex(target) + 1)_" + relationship.name.uppercased())
+                    entityColumnOf[PropertyKey(entity: index, name: relationship.name)] = tables[table].columns.count
+                    tables[table].columns.append(ColumnMapping(name: entityColumn, declaredType: "INTEGER"))
+                }
                 // Core Data's name: `ZTODOITEM_ZPROJECT_INDEX ON ZTODOITEM (ZPROJECT)`.
                 indexes.append(IndexMapping(
                     name: globalNames.claim("\(tables[table].name.name)_\(name.name)_INDEX"),
@@ -261,7 +274,8 @@ private struct LayoutBuilder {
                 } else {
                     mapping.slotsByName[relationship.name] = .toOne(mapping.toOnes.count)
                     mapping.toOnes.append(RelationshipMapping(relationship: relationship, destination: destination,
-                                                              inverse: nil, storage: .column(columnOf[key]!)))
+                                                              inverse: nil, storage: .column(columnOf[key]!),
+                                                              entityColumn: entityColumnOf[key]))
                 }
             }
             for constraint in entity.uniquenessConstraints {
