@@ -279,3 +279,49 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }
+
+/// A rollback-journal database left with a hot journal (a writer stopped mid-transaction) is
+/// read as of its last commit, from the copy: the file and its journal stay as they were.
+@Suite struct HotJournalTests {
+    @Test func aHotJournalIsRolledBackOnTheCopyOnly() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Journal.sqlite")
+        let model = try TestModels.model("""
+            <entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>
+            """)
+        // A momlint store converted to a rollback journal, as an older Core Data store is.
+        let store = try SQLiteObjectStore(path: path, model: model)
+        try store.insert("Note", values: ["text": .string("kept")])
+        try store.save()
+        try store.close()
+        var configuration = Configuration()
+        configuration.journalMode = .default
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try queue.close()
+        // Make a hot journal: copy the file and its journal while a transaction is open.
+        let writer = try DatabaseQueue(path: path)
+        let copy = try ScratchDirectory()
+        let copied = copy.path("Journal.sqlite")
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA cache_size = 1")
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: "UPDATE ZNOTE SET ZTEXT = 'lost'")
+            try db.execute(sql: "CREATE TABLE filler (x BLOB)")
+            for _ in 0..<50 { try db.execute(sql: "INSERT INTO filler VALUES (zeroblob(4096))") }
+            try FileManager.default.copyItem(atPath: path, toPath: copied)
+            if FileManager.default.fileExists(atPath: path + "-journal") {
+                try FileManager.default.copyItem(atPath: path + "-journal", toPath: copied + "-journal")
+            }
+            try db.execute(sql: "ROLLBACK")
+        }
+        try writer.close()
+        try #require(FileManager.default.fileExists(atPath: copied + "-journal"))
+        let before = try ForeignFileTests.files(in: copy)
+        let reader = try SQLiteObjectStore(path: copied, model: model, access: .readOnly)
+        let note = try #require(try reader.fetch("Note").first)
+        #expect(try reader.value("text", of: note) == .string("kept"))
+        try reader.close()
+        #expect(try ForeignFileTests.files(in: copy) == before)
+    }
+}

@@ -41,7 +41,12 @@ struct SQLiteFileHeader: Sendable {
         defer { try? handle.close() }
         let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
         let size = (try? handle.seekToEnd()).map(Int.init) ?? bytes.count
-        if size == 0 { return .absentOrEmpty }
+        if size == 0 {
+            // A WAL database whose first pages were never checkpointed can have an empty main
+            // file and all its content in the -wal: that is not an empty file to create in.
+            let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            return walSize > 0 ? .sqlite(SQLiteFileHeader(pageSize: 0, isWAL: true, pageCount: nil)) : .absentOrEmpty
+        }
         guard bytes.count == 100, Array(bytes[0..<16]) == magic else {
             if bytes.count < 100, magic.starts(with: bytes) || bytes.starts(with: magic) {
                 throw SQLiteStoreError(.incompatibleFile, "'\(path)' is a truncated SQLite database (\(size) bytes, shorter than its 100-byte header)")

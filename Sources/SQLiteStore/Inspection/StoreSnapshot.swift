@@ -21,11 +21,13 @@ final class StoreSnapshot {
         do {
             try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
             try fileManager.copyItem(atPath: path, toPath: copy.path)
-            if fileManager.fileExists(atPath: path + "-wal") {
-                try fileManager.copyItem(atPath: path + "-wal", toPath: copy.path + "-wal")
+            // A WAL file's committed data may still be in its -wal; a rollback-journal file
+            // interrupted mid-write has a hot -journal, which SQLite rolls back on the copy.
+            for suffix in ["-wal", "-journal"] where fileManager.fileExists(atPath: path + suffix) {
+                try fileManager.copyItem(atPath: path + suffix, toPath: copy.path + suffix)
             }
             // The copies may be read-only (as the originals were); SQLite needs to lock them.
-            for file in [copy.path, copy.path + "-wal"] where fileManager.fileExists(atPath: file) {
+            for file in [copy.path, copy.path + "-wal", copy.path + "-journal"] where fileManager.fileExists(atPath: file) {
                 try fileManager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
             }
         } catch {
@@ -33,7 +35,8 @@ final class StoreSnapshot {
             throw SQLiteStoreError(.database, "'\(path)' cannot be copied for reading: \(error.localizedDescription)")
         }
         var configuration = Configuration()
-        configuration.readonly = true
+        // Read-only, except that rolling back a hot journal needs to write (to the copy).
+        configuration.readonly = !fileManager.fileExists(atPath: copy.path + "-journal")
         do {
             queue = try DatabaseQueue(path: copy.path, configuration: configuration)
             // Opening is lazy in SQLite: the first read finds out whether this is a database.
