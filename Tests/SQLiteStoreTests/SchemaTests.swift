@@ -130,6 +130,39 @@ import Testing
         try store.close()
     }
 
+    /// Fetch indexes are written as Core Data writes them; an R-tree one is left out.
+    @Test func fetchIndexesAreCreatedWithCoreDatasNames() throws {
+        let model = try TestModels.model("""
+            <entity name="Note">
+                <attribute name="stamp" optional="YES" attributeType="Date"/>
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <attribute name="x" optional="YES" attributeType="Double"/>
+                <fetchIndex name="byTitle">
+                    <fetchIndexElement property="title" type="Binary" order="ascending"/>
+                </fetchIndex>
+                <fetchIndex name="byStampAndTitle">
+                    <fetchIndexElement property="stamp" type="Binary" order="descending"/>
+                    <fetchIndexElement property="title" type="Binary" order="ascending"/>
+                </fetchIndex>
+                <fetchIndex name="byPlace">
+                    <fetchIndexElement property="x" type="RTree"/>
+                </fetchIndex>
+            </entity>
+            """)
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Notes.sqlite")
+        try SQLiteObjectStore(path: path, model: model).close()
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let sql = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'Z_Note_%' ORDER BY name")
+        }
+        #expect(sql == [
+            "CREATE INDEX \"Z_Note_byStampAndTitle\" ON \"ZNOTE\" (\"ZSTAMP\" COLLATE BINARY DESC, \"ZTITLE\" COLLATE BINARY ASC)",
+            "CREATE INDEX \"Z_Note_byTitle\" ON \"ZNOTE\" (\"ZTITLE\" COLLATE BINARY ASC)",
+        ])
+    }
+
     /// Which side of a many-to-many names the join table, as Core Data's files show: the
     /// relationship whose upper-cased name sorts last (`Z_2BLOCKING(Z_2BLOCKEDBY, Z_2BLOCKING)`),
     /// whichever entity declares it first.

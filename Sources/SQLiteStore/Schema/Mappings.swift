@@ -193,4 +193,6 @@ struct IndexMapping: Sendable {
     var isUnique: Bool
     /// For a partial index: the `Z_ENT` values it covers.
     var entityNumbers: ClosedRange<Int>?
+    /// For a fetch index: what follows each column (`COLLATE BINARY ASC`), as Core Data writes it.
+    var columnOrders: [String]? = nil
 }

@@ -23,8 +23,11 @@ extension StoreSchema {
             statements.append("CREATE TABLE \(join.name.quoted) (\(columns.joined(separator: ", ")))")
         }
         for index in indexes {
+            let columns = index.columns.enumerated().map { position, column in
+                column.quoted + (index.columnOrders.map { " " + $0[position] } ?? "")
+            }
             var sql = "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name.quoted) ON \(index.table.quoted) ("
-                + index.columns.map(\.quoted).joined(separator: ", ") + ")"
+                + columns.joined(separator: ", ") + ")"
             if let numbers = index.entityNumbers {
                 sql += " WHERE \"Z_ENT\" BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)"
             }
