@@ -29,7 +29,8 @@ public final class SQLiteObjectStore {
         /// this model. A store Core Data wrote is refused: momlint does not write to a file it
         /// did not create unless asked.
         case readWrite
-        /// Read only, from a private copy: the file, its `-wal` and `-shm` stay byte-identical.
+        /// Read only, in place as immutable or from a private copy (`StoreSnapshot`): the file,
+        /// its `-wal` and `-shm` stay byte-identical.
         /// Every change is refused.
         case readOnly
         /// Also write into a store Core Data wrote, when its layout matches the model; each
@@ -44,15 +45,15 @@ public final class SQLiteObjectStore {
     public let fileDescription: StoreFileDescription?
     let schema: StoreSchema
     private var queue: DatabaseQueue?
-    /// The private copy a read-only store reads from; deleted with the store.
+    /// The read-only view a `.readOnly` store reads from (a private copy is deleted with it).
     private var snapshot: StoreSnapshot?
     private(set) var context: ObjectContext
 
     /// Opens the store at `path` for `model`.
     ///
     /// The file is recognised before anything writes to it: its header is read with plain
-    /// file I/O, then its metadata from a private read-only copy; only then is it opened for
-    /// writing, and only if it is a momlint store of this model (or, with
+    /// file I/O, then its metadata through a view that cannot write (`StoreSnapshot`); only
+    /// then is it opened for writing, and only if it is a momlint store of this model (or, with
     /// `.readWriteIncludingCoreDataStores`, a Core Data store whose layout matches). No journal
     /// mode is changed and no table is created in a file momlint did not create. Throws
     /// `SQLiteStoreError` when the model cannot be mapped, or the file is not an SQLite

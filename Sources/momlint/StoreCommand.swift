@@ -8,7 +8,7 @@ struct StoreCommand: ParsableCommand {
         commandName: "store",
         abstract: "Read a Core Data (or momlint) SQLite store, never changing it.",
         discussion: """
-            Both subcommands read a private copy of the file (and its -wal): the file, its -wal \
+            Both subcommands read the file as immutable, or a private copy of it and its -wal: the file, its -wal \
             and -shm are left byte-identical. Exit codes: 0 done; 1 which-version found no \
             matching version; 2 a file or model could not be read.
             """,

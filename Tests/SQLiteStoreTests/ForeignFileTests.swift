@@ -52,6 +52,24 @@ import Testing
         #expect(try Self.files(in: scratch) == before)
     }
 
+    /// A WAL-mode file closed cleanly (no `-wal`, no `-shm`), as most stores come, is read in
+    /// place without a copy, and still nothing is created beside it.
+    @Test func aCleanlyClosedWALFileIsReadWithoutCreatingItsWALOrShm() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Company.sqlite")
+        let store = try SQLiteObjectStore(path: path, model: TestModels.company())
+        try store.insert("Department", values: ["name": .string("Sales")])
+        try store.save()
+        try store.close()
+        let before = try Self.files(in: scratch)
+        #expect(before.keys.sorted() == ["Company.sqlite"])
+        let reader = try SQLiteObjectStore(path: path, model: TestModels.company(), access: .readOnly)
+        #expect(try reader.fetch("Department").count == 1)
+        #expect(try reader.dump().objects.count == 1)
+        try reader.close()
+        #expect(try Self.files(in: scratch) == before)
+    }
+
     @Test func aTextFileIsNotADatabase() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("notes.sqlite")

@@ -67,7 +67,7 @@ public struct StoreFileDescription: Sendable {
         }
     }
 
-    /// Describes the file at `path` from a private read-only copy: the file, its `-wal` and
+    /// Describes the file at `path` through a view that cannot write (`StoreSnapshot`): the file, its `-wal` and
     /// `-shm` are left byte-identical. Throws a one-line `SQLiteStoreError` for a file that is
     /// missing, not an SQLite database, encrypted, truncated, damaged, or not a store.
     public static func read(path: String) throws(SQLiteStoreError) -> StoreFileDescription {

@@ -1,22 +1,42 @@
 import Foundation
 import GRDB
 
-/// A private copy of a database file (and its `-wal`, where the data of a WAL-mode file may
-/// still live), opened read-only.
+/// A read-only view of a database file that cannot change the file, its `-wal` or its `-shm`.
 ///
-/// Why a copy: even a read-only SQLite connection writes to a file it did not create — it makes
-/// `-wal` and `-shm` files beside a WAL-mode database that has none, and records its read locks
-/// in the `-shm` ("the -shm file … is used as shared memory by all connections",
-/// https://www.sqlite.org/walformat.html). Opening with `immutable=1` would avoid that but
-/// ignores the WAL, and so the data an app left there. Only a connection that never sees the
-/// user's path leaves their files byte-identical. The copy is deleted when the snapshot goes.
+/// Even a read-only SQLite connection writes beside a file it did not create: it makes `-wal`
+/// and `-shm` files next to a WAL-mode database that has none, and records its read locks in
+/// the `-shm` ("the -shm file … is used as shared memory by all connections",
+/// https://www.sqlite.org/walformat.html). So:
+///
+/// - when nothing but the main file holds data (no `-wal` with frames, no `-journal`), the file
+///   is opened in place as immutable: "SQLite assumes that the database file cannot be changed
+///   … [it] does not attempt to acquire any locks or create any journal or WAL files"
+///   (https://www.sqlite.org/uri.html#uriimmutable) — no copy, however large the file;
+/// - otherwise, or when this SQLite does not take URI file names, the file with its `-wal`
+///   (where an app may have left its data, which an immutable open would ignore) and any hot
+///   `-journal` is copied into a private folder, deleted with the snapshot, and the copy read.
 final class StoreSnapshot {
-    let directory: URL
+    /// The private folder of the copy; nil when the file is read in place.
+    let directory: URL?
     let queue: DatabaseQueue
 
     init(of path: String) throws(SQLiteStoreError) {
         let fileManager = FileManager.default
-        directory = fileManager.temporaryDirectory.appendingPathComponent("momlint-snapshot-\(UUID().uuidString)")
+        let walSize = (try? fileManager.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        if walSize == 0, !fileManager.fileExists(atPath: path + "-journal"), Self.sqliteTakesURIFileNames {
+            directory = nil
+            var configuration = Configuration()
+            configuration.readonly = true
+            do {
+                queue = try DatabaseQueue(path: Self.immutableURI(path), configuration: configuration)
+                try Self.probe(queue)
+            } catch {
+                throw SQLiteStoreError.describing(error, path: path)
+            }
+            return
+        }
+        let directory = fileManager.temporaryDirectory.appendingPathComponent("momlint-snapshot-\(UUID().uuidString)")
+        self.directory = directory
         let copy = directory.appendingPathComponent("store.sqlite")
         do {
             try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -39,8 +59,7 @@ final class StoreSnapshot {
         configuration.readonly = !fileManager.fileExists(atPath: copy.path + "-journal")
         do {
             queue = try DatabaseQueue(path: copy.path, configuration: configuration)
-            // Opening is lazy in SQLite: the first read finds out whether this is a database.
-            _ = try queue.inDatabase { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            try Self.probe(queue)
         } catch {
             try? fileManager.removeItem(at: directory)
             throw SQLiteStoreError.describing(error, path: path)
@@ -49,8 +68,39 @@ final class StoreSnapshot {
 
     deinit {
         try? queue.close()
-        try? FileManager.default.removeItem(at: directory)
+        if let directory { try? FileManager.default.removeItem(at: directory) }
     }
+
+    /// Opening is lazy in SQLite: the first read finds out whether this is a database.
+    private static func probe(_ queue: DatabaseQueue) throws {
+        _ = try queue.inDatabase { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+    }
+
+    /// `file:<path>?immutable=1`, with the characters a URI path gives meaning to escaped
+    /// (https://www.sqlite.org/uri.html: "%HH" escapes; "?" and "#" end the path).
+    static func immutableURI(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var escaped = ""
+        for character in absolute {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return "file:" + escaped + "?immutable=1"
+    }
+
+    /// GRDB opens files without `SQLITE_OPEN_URI`, so a URI file name works only when SQLite
+    /// was built to accept them (`SQLITE_USE_URI`, as Debian's and Ubuntu's libsqlite3 are);
+    /// elsewhere "file:…" would name a new file, so the copy is used instead.
+    static let sqliteTakesURIFileNames: Bool = {
+        guard let queue = try? DatabaseQueue() else { return false }
+        return (try? queue.inDatabase { db in
+            try Bool.fetchOne(db, sql: "SELECT sqlite_compileoption_used('USE_URI')")
+        }) ?? false
+    }()
 }
 
 extension SQLiteStoreError {
