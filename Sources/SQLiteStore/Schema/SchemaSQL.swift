@@ -12,7 +12,7 @@ extension StoreSchema {
         var statements: [String] = []
         for table in tables {
             let columns = ["\"Z_PK\" INTEGER PRIMARY KEY", "\"Z_ENT\" INTEGER", "\"Z_OPT\" INTEGER"]
-                + table.columns.map { "\($0.name.quoted) \($0.declaredType)" }
+                + Self.declarationOrder(table.columns).map { "\($0.name.quoted) \($0.declaredType)" }
             statements.append("CREATE TABLE \(table.name.quoted) (\(columns.joined(separator: ", ")))")
         }
         for join in joinTables {
@@ -36,6 +36,19 @@ extension StoreSchema {
         statements.append("CREATE TABLE \"Z_PRIMARYKEY\" (\"Z_ENT\" INTEGER PRIMARY KEY, \"Z_NAME\" VARCHAR, \"Z_SUPER\" INTEGER, \"Z_MAX\" INTEGER)")
         statements.append("CREATE TABLE \"Z_METADATA\" (\"Z_VERSION\" INTEGER PRIMARY KEY, \"Z_UUID\" VARCHAR(255), \"Z_PLIST\" BLOB)")
         return statements
+    }
+
+    /// Columns in the order Core Data declares them: grouped by type — INTEGER, then
+    /// TIMESTAMP, VARCHAR, BLOB, as every real store shows (`ZTODOITEM (… ZDONE INTEGER,
+    /// ZREPEATS INTEGER, ZPROJECT INTEGER, ZDATE TIMESTAMP, ZNAME VARCHAR, ZNOTES VARCHAR)`,
+    /// docs/sqlite-store.md) — and otherwise in mapping order (attributes, then to-ones).
+    /// Where FLOAT and DECIMAL go is INFERRED (after INTEGER). Only the declaration is
+    /// reordered: every statement names its columns, so nothing reads them by position.
+    static func declarationOrder(_ columns: [ColumnMapping]) -> [ColumnMapping] {
+        let rank = ["INTEGER": 0, "FLOAT": 1, "DECIMAL": 2, "TIMESTAMP": 3, "VARCHAR": 4, "BLOB": 5]
+        return columns.enumerated()
+            .sorted { (rank[$0.element.declaredType] ?? 6, $0.offset) < (rank[$1.element.declaredType] ?? 6, $1.offset) }
+            .map(\.element)
     }
 
     /// The model's identity as far as the file is concerned: a hash of the layout (tables,
