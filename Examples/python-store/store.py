@@ -9,6 +9,7 @@ relationships and constraints, and every relationship names its inverse.
 `shim.py` speaks the process protocol and calls `Store.handle`; this file knows nothing of it.
 """
 
+import base64
 import copy
 import re
 from datetime import datetime, timedelta, timezone
@@ -643,15 +644,20 @@ class Store:
         return oid
 
     def typed(self, attribute, value):
-        """A request's value as the store keeps it: dates as seconds, the rest as JSON gives it."""
+        """A request's value as the store keeps it: dates as seconds, binary values (sent as
+        {"base64": ...}) as bytes, the rest as JSON gives it."""
         if value is not None and attribute["type"] == "Date":
             return seconds_from_iso(value) if isinstance(value, str) else float(value)
+        if isinstance(value, dict) and "base64" in value:
+            return base64.b64decode(value["base64"])
         return value
 
     @staticmethod
     def answered(attribute, value):
         if value is not None and attribute["type"] == "Date":
             return iso_from_seconds(value)
+        if isinstance(value, bytes):
+            return {"base64": base64.b64encode(value).decode("ascii")}
         return value
 
     # Changes

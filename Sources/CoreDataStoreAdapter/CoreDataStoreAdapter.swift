@@ -179,6 +179,7 @@ final class CoreDataConformanceStore: ConformanceStore {
             return text
         case .uuid(let text): return UUID(uuidString: text)
         case .date(let seconds): return Date(timeIntervalSinceReferenceDate: seconds)
+        case .binary(let bytes): return bytes
         }
     }
 
@@ -193,6 +194,7 @@ final class CoreDataConformanceStore: ConformanceStore {
         case (let url as URL, _): return .string(url.absoluteString)
         case (let uuid as UUID, _): return .uuid(uuid.uuidString)
         case (let date as Date, _): return .date(secondsSinceReferenceDate: date.timeIntervalSinceReferenceDate)
+        case (let bytes as Data, _): return .binary(bytes)
         default: return .string(String(describing: value!))
         }
     }

@@ -268,7 +268,7 @@ struct AttributeLimits {
         case .date(let seconds):
             if let latestDate, seconds > latestDate { codes.append(CoreDataErrorCode.dateTooLate) }
             if let earliestDate, seconds < earliestDate { codes.append(CoreDataErrorCode.dateTooSoon) }
-        case .null, .bool, .uuid:
+        case .null, .bool, .uuid, .binary:
             break
         }
         return codes

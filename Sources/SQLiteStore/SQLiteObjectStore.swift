@@ -23,40 +23,84 @@ import GRDB
 ///
 /// Not thread-safe: use a store from one thread at a time.
 public final class SQLiteObjectStore {
+    /// What the store may do to its file.
+    public enum Access: Sendable, Hashable {
+        /// Create the file if it is missing or empty, or open a store momlint created for
+        /// this model. A store Core Data wrote is refused: momlint does not write to a file it
+        /// did not create unless asked.
+        case readWrite
+        /// Read only, in place as immutable or from a private copy (`StoreSnapshot`): the file,
+        /// its `-wal` and `-shm` stay byte-identical.
+        /// Every change is refused.
+        case readOnly
+        /// Also write into a store Core Data wrote, when its layout matches the model; each
+        /// save first checks that every row it rewrites reads back unchanged.
+        case readWriteIncludingCoreDataStores
+    }
+
     /// The database file.
     public let path: String
+    public let access: Access
+    /// What the file said about itself when it was opened (nil for a file created now).
+    public let fileDescription: StoreFileDescription?
     let schema: StoreSchema
     private var queue: DatabaseQueue?
+    /// The read-only view a `.readOnly` store reads from (a private copy is deleted with it).
+    private var snapshot: StoreSnapshot?
     private(set) var context: ObjectContext
 
-    /// Opens the store at `path` for `model`, creating the file and its tables if the file does
-    /// not exist or is empty. Throws `SQLiteStoreError` when the model cannot be mapped, the
-    /// file is not an SQLite database, or it was created for a different model.
-    public init(path: String, model: Model) throws {
+    /// Opens the store at `path` for `model`.
+    ///
+    /// The file is recognised before anything writes to it: its header is read with plain
+    /// file I/O, then its metadata through a view that cannot write (`StoreSnapshot`); only
+    /// then is it opened for writing, and only if it is a momlint store of this model (or, with
+    /// `.readWriteIncludingCoreDataStores`, a Core Data store whose layout matches). No journal
+    /// mode is changed and no table is created in a file momlint did not create. Throws
+    /// `SQLiteStoreError` when the model cannot be mapped, or the file is not an SQLite
+    /// database, is encrypted, damaged or truncated, or belongs to another model.
+    public init(path: String, model: Model, access: Access = .readWrite) throws {
         self.path = path
+        self.access = access
         schema = try StoreSchema(model: model)
-        var configuration = Configuration()
-        // Core Data's SQLite stores use WAL (ref. §7).
-        configuration.journalMode = .wal
-        let queue: DatabaseQueue
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-        } catch {
-            throw Self.storeError(error, path: path)
-        }
         let schema = schema
-        let keys = try Self.translatingErrors(path: path) {
-            try queue.inDatabase { db -> [Int64] in
-                if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 {
+        let queue: DatabaseQueue
+        switch try SQLiteFileHeader.inspect(path) {
+        case .absentOrEmpty:
+            guard access != .readOnly else {
+                throw SQLiteStoreError(.incompatibleFile, "'\(path)' does not exist or is empty; there is nothing to read")
+            }
+            fileDescription = nil
+            queue = try Self.translatingErrors(path: path) {
+                let queue = try DatabaseQueue(path: path)
+                try queue.inDatabase { db in
+                    // Core Data's SQLite stores use WAL (docs/coredata-semantics.md §7). Set
+                    // once, on a file momlint creates: the mode is persistent.
+                    _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
                     try db.inTransaction {
                         try StoreMetadata.create(schema, in: db)
                         return .commit
                     }
-                } else {
-                    try StoreMetadata.verify(schema, in: db, path: path)
                 }
-                return try StoreMetadata.highestPrimaryKeys(schema, in: db)
+                return queue
             }
+        case .sqlite(let header):
+            let snapshot = try StoreSnapshot(of: path)
+            let description = try Self.translatingErrors(path: path) {
+                try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
+            }
+            try StoreMetadata.verify(schema, against: description, access: access)
+            fileDescription = description
+            if access == .readOnly {
+                self.snapshot = snapshot
+                queue = snapshot.queue
+            } else {
+                // The file's own journal mode is kept: GRDB's WAL set-up would convert a
+                // rollback-journal file for good and write a probe table.
+                queue = try Self.translatingErrors(path: path) { try DatabaseQueue(path: path) }
+            }
+        }
+        let keys = try Self.translatingErrors(path: path) {
+            try queue.inDatabase { db in try StoreMetadata.highestPrimaryKeys(schema, in: db) }
         }
         self.queue = queue
         context = ObjectContext(schema: schema, highestPrimaryKeys: keys)
@@ -70,6 +114,7 @@ public final class SQLiteObjectStore {
     public func close() throws {
         guard let queue else { return }
         self.queue = nil
+        defer { snapshot = nil }
         context.discardPendingChanges()
         try Self.translatingErrors(path: path) { try queue.close() }
     }
@@ -81,6 +126,7 @@ public final class SQLiteObjectStore {
     @discardableResult
     public func insert(_ entityName: String, values: [String: AttributeValue] = [:]) throws -> ObjectID {
         guard queue != nil else { throw closedError }
+        try refuseIfReadOnly()
         guard let entity = schema.entity(named: entityName) else {
             throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
         }
@@ -97,6 +143,7 @@ public final class SQLiteObjectStore {
 
     /// Sets one attribute of a live object.
     public func set(_ attribute: String, of object: ObjectID, to value: AttributeValue) throws {
+        try refuseIfReadOnly()
         try inDatabase { db in
             let entity = schema.entities[try context.liveState(object, db).entity]
             let slot = try attributeSlot(attribute, of: entity)
@@ -107,6 +154,7 @@ public final class SQLiteObjectStore {
     /// Adds `destination` to a relationship: replaces a to-one, appends to a to-many (at the
     /// end of an ordered one; a member already there stays where it is). Maintains the inverse.
     public func link(_ object: ObjectID, _ relationship: String, to destination: ObjectID) throws {
+        try refuseIfReadOnly()
         try inDatabase { db in
             let slot = try relationshipSlot(relationship, of: object, destination: destination, db)
             try context.link(object, slot, to: destination, db)
@@ -117,6 +165,7 @@ public final class SQLiteObjectStore {
     /// The destination may be an object deleted since the last save (a reference a No Action
     /// or Deny rule left behind); removing it is how such a reference is repaired.
     public func unlink(_ object: ObjectID, _ relationship: String, from destination: ObjectID) throws {
+        try refuseIfReadOnly()
         try inDatabase { db in
             let slot = try relationshipSlot(relationship, of: object, destination: nil, db)
             try context.unlink(object, slot, from: destination, db)
@@ -126,6 +175,7 @@ public final class SQLiteObjectStore {
     /// Deletes a live object and runs the delete rules at once (Core Data's
     /// `processPendingChanges()`); the rows go at the next save.
     public func delete(_ object: ObjectID) throws {
+        try refuseIfReadOnly()
         try inDatabase { db in
             _ = try context.liveState(object, db)
             try context.delete(object, db)
@@ -149,6 +199,9 @@ public final class SQLiteObjectStore {
                     refusal = try ConstraintResolution(policy: mergePolicy).resolve(&working, db)
                 }
                 guard refusal == nil else { return .rollback }
+                if fileDescription?.writer == .coreData {
+                    try RoundTripCheck(context: working, db: db, path: path).verify()
+                }
                 try SaveWriter(context: working, db: db).write()
                 return .commit
             }
@@ -220,8 +273,21 @@ public final class SQLiteObjectStore {
 
     // MARK: Helpers
 
+    private func refuseIfReadOnly() throws {
+        guard access == .readOnly else { return }
+        throw SQLiteStoreError(.invalidRequest, "the store at '\(path)' is open read-only; open it with access .readWrite to change it")
+    }
+
     private var closedError: SQLiteStoreError {
         SQLiteStoreError(.invalidRequest, "the store at '\(path)' is closed; open it again")
+    }
+
+    /// Runs `body` on the saved state alone: a fresh context, not the pending changes.
+    func readingSaved<T>(_ body: (inout ObjectContext, Database) throws -> T) throws -> T {
+        try inDatabase { db in
+            var saved = ObjectContext(schema: schema, highestPrimaryKeys: context.highestPrimaryKeys)
+            return try body(&saved, db)
+        }
     }
 
     private func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
@@ -242,13 +308,7 @@ public final class SQLiteObjectStore {
     }
 
     private static func storeError(_ error: any Error, path: String) -> SQLiteStoreError {
-        guard let error = error as? DatabaseError else {
-            return SQLiteStoreError(.database, "'\(path)': \(error)")
-        }
-        if error.resultCode == .SQLITE_NOTADB {
-            return SQLiteStoreError(.incompatibleFile, "'\(path)' is not an SQLite database")
-        }
-        return SQLiteStoreError(.database, "'\(path)': \(error.message ?? "\(error.resultCode)")")
+        SQLiteStoreError.describing(error, path: path)
     }
 
     private func attributeSlot(_ name: String, of entity: EntityMapping) throws -> Int {

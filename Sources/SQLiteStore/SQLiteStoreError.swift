@@ -5,7 +5,9 @@ public struct SQLiteStoreError: Error, Hashable, Sendable, CustomStringConvertib
         /// The model cannot be given an SQLite store (an inheritance cycle, a constraint on a
         /// to-many, a transient relationship, …).
         case unsupportedModel
-        /// The file is not an SQLite database, or was created for another model.
+        /// The file is not an SQLite database (or is encrypted, truncated or damaged), is not a
+        /// store, was written for another model, or is a store Core Data wrote that the caller
+        /// did not ask to write to.
         case incompatibleFile
         /// The object was never inserted, has been deleted, or was discarded by a reset.
         case noSuchObject

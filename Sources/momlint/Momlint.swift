@@ -17,7 +17,7 @@ struct Momlint: AsyncParsableCommand {
         version: version,
         subcommands: [
             LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self, GraphCommand.self,
-            GenerateModelCommand.self,
+            GenerateModelCommand.self, StoreCommand.self,
         ],
         defaultSubcommand: LintCommand.self
     )

@@ -57,6 +57,8 @@ struct ScenarioSchemaTests {
         case let dictionary as [AnyHashable: Any]:
             Dictionary(uniqueKeysWithValues: dictionary.map { ("\($0.key)", jsonCompatible($0.value)) })
         case let array as [Any]: array.map(jsonCompatible)
+        // `!!binary` scalars: the JSON form the schema gives binary values.
+        case let bytes as Data: ["base64": bytes.base64EncodedString()]
         case let value?: value
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 /// A YAML node of a scenario file with the accessors the loader needs; each one either returns
@@ -88,6 +89,10 @@ struct YAMLNode {
         case Tag.Name.float.rawValue:
             guard let value = node.float else { break }
             return .double(value)
+        case Tag.Name.binary.rawValue:
+            let base64 = scalar.string.filter { !$0.isWhitespace }
+            guard let bytes = Data(base64Encoded: base64) else { throw error("\(what) is tagged !!binary but is not base64") }
+            return .binary(bytes)
         default: break
         }
         return .string(scalar.string)

@@ -19,6 +19,9 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
     case string(String)
     case uuid(String)
     case date(secondsSinceReferenceDate: Double)
+    /// Bytes of a Binary attribute, or a Transformable one's archived value, kept opaque.
+    /// Written as base64: `!!binary` in scenario YAML, `{"base64": "…"}` in JSON.
+    case binary(Data)
 
     /// Why a written value does not fit the attribute it is given to.
     public struct CoercionError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -85,6 +88,9 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
                 return .date(secondsSinceReferenceDate: date.timeIntervalSinceReferenceDate)
             default: throw CoercionError(description: "\(self) is not a date")
             }
+        case .binary, .transformable:
+            guard case .binary = self else { throw CoercionError(description: "\(self) is not binary data (write it as !!binary base64)") }
+            return self
         default:
             throw CoercionError(description: "scenarios cannot give values to \(type.xmlName) attributes")
         }
@@ -99,6 +105,7 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
         case .string(let value): "'\(value)'"
         case .uuid(let value): value
         case .date(let seconds): Self.formatISO8601(seconds)
+        case .binary(let bytes): "base64:" + bytes.base64EncodedString()
         }
     }
 
@@ -121,7 +128,20 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension AttributeValue: Codable {
+    /// Binary values travel as `{"base64": "…"}`: a bare string would read as a String value.
+    private enum BinaryKey: String, CodingKey {
+        case base64
+    }
+
     public init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: BinaryKey.self) {
+            let text = try object.decode(String.self, forKey: .base64)
+            guard let bytes = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .base64, in: object, debugDescription: "'\(text)' is not base64")
+            }
+            self = .binary(bytes)
+            return
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -137,6 +157,11 @@ extension AttributeValue: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        if case .binary(let bytes) = self {
+            var object = encoder.container(keyedBy: BinaryKey.self)
+            try object.encode(bytes.base64EncodedString(), forKey: .base64)
+            return
+        }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -145,6 +170,7 @@ extension AttributeValue: Codable {
         case .double(let value): try container.encode(value)
         case .string(let value), .uuid(let value): try container.encode(value)
         case .date(let seconds): try container.encode(Self.formatISO8601(seconds))
+        case .binary: break
         }
     }
 }

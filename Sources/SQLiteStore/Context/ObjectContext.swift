@@ -16,6 +16,11 @@ struct ObjectState: Sendable {
     var isDeleted: Bool
     /// An attribute was set, or a relationship gained or lost a member, since the last save.
     var isChanged = false
+    /// The attributes and to-ones as the file holds them (for an object read from it), so
+    /// that a save rewrites only the columns that changed: a column momlint reads but does not
+    /// set is never written back.
+    var savedAttributes: [AttributeValue] = []
+    var savedToOnes: [ObjectID?] = []
 
     /// Inserted and not deleted, or saved and not deleted.
     var isLive: Bool { !isDeleted }
@@ -108,7 +113,8 @@ struct ObjectContext: Sendable {
         }
         return ObjectState(entity: entity.index, attributes: attributes, toOnes: toOnes,
                            toManys: Array(repeating: nil, count: entity.toManys.count),
-                           isInserted: false, isDeleted: false)
+                           isInserted: false, isDeleted: false,
+                           savedAttributes: attributes, savedToOnes: toOnes)
     }
 
     /// Registers rows read in bulk (a to-many's members), keeping any state already held.

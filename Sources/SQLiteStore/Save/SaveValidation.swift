@@ -85,7 +85,7 @@ struct SaveValidation {
             if let pattern = attribute.regularExpressionString, !matchesWhole(text, pattern) {
                 codes.append(CoreDataErrorCode.stringPatternMatching)
             }
-        case .bool, .uuid:
+        case .bool, .uuid, .binary:
             break
         }
         return codes

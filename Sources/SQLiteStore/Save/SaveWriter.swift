@@ -53,26 +53,65 @@ struct SaveWriter {
         }
     }
 
-    /// The values of the entity's written columns (`EntityMapping.writtenColumns`).
-    private func columnValues(_ state: ObjectState) -> [DatabaseValue] {
-        schema.entities[state.entity].writtenColumns.map { written in
+    /// The values of the entity's written columns (`EntityMapping.writtenColumns`), then of
+    /// its to-ones' entity-number columns.
+    private func columnValues(_ state: ObjectState) throws -> [DatabaseValue] {
+        let entity = schema.entities[state.entity]
+        let values: [DatabaseValue] = entity.writtenColumns.map { written in
             switch written.slot {
             case .attribute(let slot): StoredValue.databaseValue(state.attributes[slot])
             case .toOne(let slot): state.toOnes[slot]?.primaryKey.databaseValue ?? .null
             case .toMany: .null
             }
         }
+        return try values + entity.entityNumberColumns.map { try entityNumber(of: state.toOnes[$0.toOne]) }
+    }
+
+    /// The entity number of a to-one's destination, for its `Z<n>_<NAME>` column.
+    private func entityNumber(of destination: ObjectID?) throws -> DatabaseValue {
+        guard let destination else { return .null }
+        if let held = context.objects[destination] { return (held.entity + 1).databaseValue }
+        let table = schema.tables[destination.table]
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT \"Z_ENT\" FROM \(table.name.quoted) WHERE \"Z_PK\" = ?"),
+                                arguments: [destination.primaryKey])?.databaseValue ?? .null
     }
 
     private func insertRow(_ id: ObjectID, _ state: ObjectState) throws {
-        let arguments = [id.primaryKey.databaseValue, (state.entity + 1).databaseValue, 1.databaseValue] + columnValues(state)
+        let arguments = [id.primaryKey.databaseValue, (state.entity + 1).databaseValue, 1.databaseValue] + (try columnValues(state))
         try db.cachedStatement(sql: schema.entities[state.entity].insertSQL).execute(arguments: StatementArguments(arguments))
     }
 
-    /// Rewrites the entity's columns and bumps `Z_OPT`, the optimistic-locking version.
+    /// Writes the columns whose value changed since the object was read, and bumps `Z_OPT`,
+    /// the optimistic-locking version. Columns that did not change are left as the file holds
+    /// them, so a value momlint does not set (or another writer's column) is never rewritten.
     private func updateRow(_ id: ObjectID, _ state: ObjectState) throws {
-        try db.cachedStatement(sql: schema.entities[state.entity].updateSQL)
-            .execute(arguments: StatementArguments(columnValues(state) + [id.primaryKey.databaseValue]))
+        let entity = schema.entities[state.entity]
+        let table = schema.tables[entity.tableIndex]
+        var assignments = ["\"Z_OPT\" = \"Z_OPT\" + 1"]
+        var arguments: [DatabaseValue] = []
+        for written in entity.writtenColumns {
+            let value: DatabaseValue
+            switch written.slot {
+            case .attribute(let slot):
+                guard state.attributes[slot] != state.savedAttributes[slot] else { continue }
+                value = StoredValue.databaseValue(state.attributes[slot])
+            case .toOne(let slot):
+                guard state.toOnes[slot] != state.savedToOnes[slot] else { continue }
+                value = state.toOnes[slot]?.primaryKey.databaseValue ?? .null
+            case .toMany:
+                continue
+            }
+            assignments.append("\(table.columns[written.column].name.quoted) = ?")
+            arguments.append(value)
+        }
+        for (slot, column) in entity.entityNumberColumns where state.toOnes[slot] != state.savedToOnes[slot] {
+            assignments.append("\(table.columns[column].name.quoted) = ?")
+            arguments.append(try entityNumber(of: state.toOnes[slot]))
+        }
+        // The SQL text depends only on which columns changed, so the statement cache serves
+        // the common cases (one attribute set) after their first use.
+        let sql = "UPDATE \(table.name.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
     }
 
     private enum ToManyPass {

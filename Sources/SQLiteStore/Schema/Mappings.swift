@@ -44,6 +44,9 @@ struct ColumnMapping: Sendable {
 /// An entity's place in the store: its number, its table and the layout of its properties.
 struct EntityMapping: Sendable {
     var name: String
+    /// The name the entity had in an earlier model version, which a store migrated from that
+    /// version keeps in `Z_PRIMARYKEY.Z_NAME`.
+    var renamingIdentifier: String?
     /// Position in `StoreSchema.entities`; `Z_ENT` is this plus one.
     var index: Int
     var parentIndex: Int?
@@ -60,23 +63,21 @@ struct EntityMapping: Sendable {
     var slotsByName: [String: PropertySlot]
     /// The columns an object of this entity writes: stored attributes, then to-ones.
     private(set) var writtenColumns: [(slot: PropertySlot, column: Int)] = []
+    /// The to-ones' entity-number columns, written after `writtenColumns`.
+    private(set) var entityNumberColumns: [(toOne: Int, column: Int)] = []
     /// `INSERT … (Z_PK, Z_ENT, Z_OPT, <written columns>) VALUES (?, …)`.
     private(set) var insertSQL = ""
-    /// `UPDATE … SET Z_OPT = Z_OPT + 1, <written columns> = ? WHERE Z_PK = ?`.
-    private(set) var updateSQL = ""
 
     var number: Int { index + 1 }
 
     mutating func prepareSQL(_ table: TableMapping) {
         writtenColumns = attributes.indices.compactMap { slot in attributes[slot].column.map { (PropertySlot.attribute(slot), $0) } }
             + toOnes.indices.compactMap { slot in column(of: .toOne(slot)).map { (PropertySlot.toOne(slot), $0) } }
-        let names = writtenColumns.map { table.columns[$0.column].name.quoted }
+        entityNumberColumns = toOnes.indices.compactMap { slot in toOnes[slot].entityColumn.map { (slot, $0) } }
+        let names = (writtenColumns.map(\.column) + entityNumberColumns.map(\.column)).map { table.columns[$0].name.quoted }
         let inserted = ["\"Z_PK\"", "\"Z_ENT\"", "\"Z_OPT\""] + names
         insertSQL = "INSERT INTO \(table.name.quoted) (\(inserted.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: inserted.count).joined(separator: ", ") + ")"
-        updateSQL = "UPDATE \(table.name.quoted) SET "
-            + (["\"Z_OPT\" = \"Z_OPT\" + 1"] + names.map { "\($0) = ?" }).joined(separator: ", ")
-            + " WHERE \"Z_PK\" = ?"
     }
 
     func relationship(_ slot: PropertySlot) -> RelationshipMapping? {
@@ -124,6 +125,9 @@ struct RelationshipMapping: Sendable {
     /// other; nil for a one-way relationship.
     var inverse: PropertySlot?
     var storage: RelationshipStorage
+    /// For a to-one whose destination has sub-entities: the `Z<n>_<NAME>` column holding the
+    /// destination's entity number, written with the foreign key.
+    var entityColumn: Int?
 
     var name: String { relationship.name }
     var isOrdered: Bool { relationship.isOrdered }
@@ -189,4 +193,6 @@ struct IndexMapping: Sendable {
     var isUnique: Bool
     /// For a partial index: the `Z_ENT` values it covers.
     var entityNumbers: ClosedRange<Int>?
+    /// For a fetch index: what follows each column (`COLLATE BINARY ASC`), as Core Data writes it.
+    var columnOrders: [String]? = nil
 }

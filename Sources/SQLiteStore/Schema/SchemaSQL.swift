@@ -4,7 +4,7 @@ import GRDB
 extension StoreSchema {
     /// Bumped when the mapping from models to tables changes, so that a file written by an
     /// older layout is refused rather than misread.
-    static let layoutVersion = 1
+    static let layoutVersion = 2
 
     /// `CREATE` statements for the model's tables and indexes, and for Core Data's metadata
     /// tables `Z_PRIMARYKEY` and `Z_METADATA` (ref. §7).
@@ -12,7 +12,7 @@ extension StoreSchema {
         var statements: [String] = []
         for table in tables {
             let columns = ["\"Z_PK\" INTEGER PRIMARY KEY", "\"Z_ENT\" INTEGER", "\"Z_OPT\" INTEGER"]
-                + table.columns.map { "\($0.name.quoted) \($0.declaredType)" }
+                + Self.declarationOrder(table.columns).map { "\($0.name.quoted) \($0.declaredType)" }
             statements.append("CREATE TABLE \(table.name.quoted) (\(columns.joined(separator: ", ")))")
         }
         for join in joinTables {
@@ -23,8 +23,11 @@ extension StoreSchema {
             statements.append("CREATE TABLE \(join.name.quoted) (\(columns.joined(separator: ", ")))")
         }
         for index in indexes {
+            let columns = index.columns.enumerated().map { position, column in
+                column.quoted + (index.columnOrders.map { " " + $0[position] } ?? "")
+            }
             var sql = "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name.quoted) ON \(index.table.quoted) ("
-                + index.columns.map(\.quoted).joined(separator: ", ") + ")"
+                + columns.joined(separator: ", ") + ")"
             if let numbers = index.entityNumbers {
                 sql += " WHERE \"Z_ENT\" BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)"
             }
@@ -33,6 +36,19 @@ extension StoreSchema {
         statements.append("CREATE TABLE \"Z_PRIMARYKEY\" (\"Z_ENT\" INTEGER PRIMARY KEY, \"Z_NAME\" VARCHAR, \"Z_SUPER\" INTEGER, \"Z_MAX\" INTEGER)")
         statements.append("CREATE TABLE \"Z_METADATA\" (\"Z_VERSION\" INTEGER PRIMARY KEY, \"Z_UUID\" VARCHAR(255), \"Z_PLIST\" BLOB)")
         return statements
+    }
+
+    /// Columns in the order Core Data declares them: grouped by type — INTEGER, then
+    /// TIMESTAMP, VARCHAR, BLOB, as every real store shows (`ZTODOITEM (… ZDONE INTEGER,
+    /// ZREPEATS INTEGER, ZPROJECT INTEGER, ZDATE TIMESTAMP, ZNAME VARCHAR, ZNOTES VARCHAR)`,
+    /// docs/sqlite-store.md) — and otherwise in mapping order (attributes, then to-ones).
+    /// Where FLOAT and DECIMAL go is INFERRED (after INTEGER). Only the declaration is
+    /// reordered: every statement names its columns, so nothing reads them by position.
+    static func declarationOrder(_ columns: [ColumnMapping]) -> [ColumnMapping] {
+        let rank = ["INTEGER": 0, "FLOAT": 1, "DECIMAL": 2, "TIMESTAMP": 3, "VARCHAR": 4, "BLOB": 5]
+        return columns.enumerated()
+            .sorted { (rank[$0.element.declaredType] ?? 6, $0.offset) < (rank[$1.element.declaredType] ?? 6, $1.offset) }
+            .map(\.element)
     }
 
     /// The model's identity as far as the file is concerned: a hash of the layout (tables,
@@ -76,6 +92,8 @@ enum StoreMetadata {
         }
         let uuid = UUID().uuidString
         let plist: [String: Any] = [
+            // Core Data's keys where momlint has a value for them; never its version hashes,
+            // whose algorithm is not documented.
             "NSStoreType": "SQLite",
             "NSStoreUUID": uuid,
             fingerprintKey: schema.fingerprint,
@@ -87,19 +105,29 @@ enum StoreMetadata {
                        arguments: [uuid, data])
     }
 
-    /// Checks that the file was created for this schema; throws a one-line explanation if not.
-    static func verify(_ schema: StoreSchema, in db: Database, path: String) throws {
-        guard try db.tableExists("Z_METADATA"),
-              let data = try Data.fetchOne(db, sql: "SELECT \"Z_PLIST\" FROM \"Z_METADATA\" WHERE \"Z_VERSION\" = 1")
-        else {
-            throw SQLiteStoreError(.incompatibleFile,
-                                   "'\(path)' is an SQLite database but not a momlint store (no Z_METADATA row); open an empty path to create one")
-        }
-        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-        let stored = plist?[fingerprintKey] as? String
-        guard stored == schema.fingerprint else {
-            throw SQLiteStoreError(.incompatibleFile,
-                                   "'\(path)' was created for a different model (schema fingerprint \(stored ?? "missing"), this model's is \(schema.fingerprint)); open it with the model it was created with, or start a new file")
+    /// Decides whether a file that exists may be opened for this schema with `access`; throws
+    /// a one-line explanation if not. A momlint store must carry this schema's fingerprint; a
+    /// Core Data store must have this model's layout (`StoreSchema.differences(from:)`) and
+    /// is written to only with `.readWriteIncludingCoreDataStores`.
+    static func verify(_ schema: StoreSchema, against file: StoreFileDescription,
+                       access: SQLiteObjectStore.Access) throws(SQLiteStoreError) {
+        switch file.writer {
+        case .momlint:
+            guard file.momlintFingerprint == schema.fingerprint else {
+                throw SQLiteStoreError(.incompatibleFile,
+                                       "'\(file.path)' is \(file.summary), created for a different model or an older momlint layout (layout fingerprint \(file.momlintFingerprint ?? "?"), this model's is \(schema.fingerprint)); open it with the model it was created with, or start a new file")
+            }
+        case .coreData:
+            let differences = schema.differences(from: file)
+            if let first = differences.first {
+                let more = differences.count > 1 ? " (and \(differences.count - 1) more difference\(differences.count == 2 ? "" : "s"))" : ""
+                throw SQLiteStoreError(.incompatibleFile,
+                                       "'\(file.path)' is \(file.summary), written by another version of the model: \(first)\(more); open it with the version that wrote it (momlint store which-version)")
+            }
+            if access == .readWrite {
+                throw SQLiteStoreError(.incompatibleFile,
+                                       "'\(file.path)' is \(file.summary); momlint does not write to a store it did not create unless asked: open it read-only, or with access .readWriteIncludingCoreDataStores")
+            }
         }
     }
 

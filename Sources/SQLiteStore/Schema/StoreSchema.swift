@@ -86,6 +86,9 @@ private struct LayoutBuilder {
     var columnOf: [PropertyKey: Int] = [:]
     /// `Z_FOK_` column of a to-one whose inverse is an ordered to-many.
     var orderColumnOf: [PropertyKey: Int] = [:]
+    /// The `Z<n>_<NAME>` column holding a to-one destination's entity number, when the
+    /// destination entity has sub-entities.
+    var entityColumnOf: [PropertyKey: Int] = [:]
     /// Join table and side of each to-many stored in one.
     var joinOf: [PropertyKey: (index: Int, side: JoinSide)] = [:]
     /// Table and index names share one namespace in SQLite.
@@ -126,6 +129,13 @@ private struct LayoutBuilder {
                 tables.append(TableMapping(name: globalNames.claim("Z" + entity.name.uppercased()),
                                            rootEntity: storeIndex(entity), columns: []))
                 allocators.append(IdentifierAllocator(reserved: ["Z_PK", "Z_ENT", "Z_OPT"]))
+                // A table shared by a hierarchy is read by entity: `ZNOTE_Z_ENT_INDEX`, as
+                // Core Data names it.
+                if !model.allSubentities(of: entity).isEmpty {
+                    let table = tables[tables.count - 1].name
+                    indexes.append(IndexMapping(name: globalNames.claim(table.name + "_Z_ENT_INDEX"), table: table,
+                                                columns: [SQLIdentifier("Z_ENT")], isUnique: false, entityNumbers: nil))
+                }
             }
             let table = tables.firstIndex { $0.rootEntity == rootIndex(entity) }!
             tableOfEntity.append(table)
@@ -148,8 +158,19 @@ private struct LayoutBuilder {
                 let name = allocators[table].claim("Z" + relationship.name.uppercased())
                 columnOf[PropertyKey(entity: index, name: relationship.name)] = tables[table].columns.count
                 tables[table].columns.append(ColumnMapping(name: name, declaredType: "INTEGER"))
+                // A destination with sub-entities shares its table with them, so Core Data
+                // also records which entity the destination row is: `ZPAGE.Z1_BOOK`, named
+                // for the destination's entity number (docs/sqlite-store.md; INFERRED from
+                // that one observation).
+                let target = model.entity(named: destination)!
+                if !model.allSubentities(of: target).isEmpty {
+                    let entityColumn = allocators[table].claim("Z\(storeIndex(target) + 1)_" + relationship.name.uppercased())
+                    entityColumnOf[PropertyKey(entity: index, name: relationship.name)] = tables[table].columns.count
+                    tables[table].columns.append(ColumnMapping(name: entityColumn, declaredType: "INTEGER"))
+                }
+                // Core Data's name: `ZTODOITEM_ZPROJECT_INDEX ON ZTODOITEM (ZPROJECT)`.
                 indexes.append(IndexMapping(
-                    name: globalNames.claim("Z_\(entity.name.uppercased())_\(relationship.name.uppercased())"),
+                    name: globalNames.claim("\(tables[table].name.name)_\(name.name)_INDEX"),
                     table: tables[table].name, columns: [name], isUnique: false, entityNumbers: nil))
                 if let inverse = mutualInverse(of: relationship, declaredOn: entity), inverse.isToMany, inverse.isOrdered {
                     let order = allocators[table].claim("Z_FOK_" + relationship.name.uppercased())
@@ -174,6 +195,7 @@ private struct LayoutBuilder {
                 let destination = model.entity(named: relationship.destinationEntityName!)!
                 let inverse = mutualInverse(of: relationship, declaredOn: entity)
                 if let inverse, !inverse.isToMany { continue }
+                if let inverse, !namesJoinTable(relationship, of: a, inverse: inverse, of: storeIndex(destination)) { continue }
                 var columns = IdentifierAllocator()
                 let tableName = globalNames.claim("Z_\(a + 1)\(relationship.name.uppercased())")
                 let ownerTable = tableOfEntity[a]
@@ -197,10 +219,22 @@ private struct LayoutBuilder {
         }
     }
 
+    /// Which side of a many-to-many names its join table. Observed in stores Core Data wrote
+    /// (docs/sqlite-store.md): `Author.books`/`Book.authors` → `Z_1BOOKS`, and
+    /// `TodoItem.blockedBy`/`TodoItem.blocking` → `Z_2BLOCKING`; with `Album.assets`/
+    /// `Asset.albums` → `Z_26ASSETS` (docs/coredata-semantics.md §7) all three fit "the
+    /// relationship whose upper-cased name sorts last". INFERRED: the tie (same names) goes to
+    /// the lower entity number.
+    private func namesJoinTable(_ relationship: Relationship, of entity: Int, inverse: Relationship, of other: Int) -> Bool {
+        let mine = relationship.name.uppercased(), theirs = inverse.name.uppercased()
+        return mine != theirs ? mine > theirs : entity <= other
+    }
+
     /// The primary key (owner, member) serves lookups by owner; this serves lookups by member.
+    /// Named and ordered as Core Data's: `Z_1BOOKS_Z_2BOOKS_INDEX ON Z_1BOOKS (Z_2BOOKS, Z_1AUTHORS)`.
     private mutating func indexMemberColumn(of join: JoinTableMapping) {
-        indexes.append(IndexMapping(name: globalNames.claim(join.name.name + "_" + join.memberColumn.name),
-                                    table: join.name, columns: [join.memberColumn], isUnique: false, entityNumbers: nil))
+        indexes.append(IndexMapping(name: globalNames.claim(join.name.name + "_" + join.memberColumn.name + "_INDEX"),
+                                    table: join.name, columns: [join.memberColumn, join.ownerColumn], isUnique: false, entityNumbers: nil))
     }
 
     mutating func entityMappings() throws(SQLiteStoreError) -> [EntityMapping] {
@@ -210,7 +244,7 @@ private struct LayoutBuilder {
             let parent = entity.parentEntityName.flatMap { indexByName[$0] }
             let descendants = model.allSubentities(of: entity).map(storeIndex)
             var mapping = EntityMapping(
-                name: entity.name, index: index, parentIndex: parent, tableIndex: tableOfEntity[index],
+                name: entity.name, renamingIdentifier: entity.renamingIdentifier, index: index, parentIndex: parent, tableIndex: tableOfEntity[index],
                 isAbstract: entity.isAbstract, kinds: index...(descendants.max() ?? index),
                 attributes: parent.map { mappings[$0].attributes } ?? [],
                 toOnes: parent.map { mappings[$0].toOnes } ?? [],
@@ -240,11 +274,15 @@ private struct LayoutBuilder {
                 } else {
                     mapping.slotsByName[relationship.name] = .toOne(mapping.toOnes.count)
                     mapping.toOnes.append(RelationshipMapping(relationship: relationship, destination: destination,
-                                                              inverse: nil, storage: .column(columnOf[key]!)))
+                                                              inverse: nil, storage: .column(columnOf[key]!),
+                                                              entityColumn: entityColumnOf[key]))
                 }
             }
             for constraint in entity.uniquenessConstraints {
                 mapping.constraints.append(try constraintMapping(constraint, of: entity, layout: mapping))
+            }
+            for fetchIndex in entity.fetchIndexes {
+                addFetchIndex(fetchIndex, of: entity, layout: mapping)
             }
             mappings.append(mapping)
         }
@@ -313,6 +351,26 @@ private struct LayoutBuilder {
                                     entityNumbers: (layout.kinds.lowerBound + 1)...(layout.kinds.upperBound + 1)))
         return ConstraintMapping(declaringEntity: layout.index, kinds: layout.kinds, members: members,
                                  memberNames: constraint.propertyNames)
+    }
+
+    /// A fetch index as Core Data names and writes it, as a public project's tests record:
+    /// `CREATE INDEX Z_Note_byTitle ON ZNOTE (ZTITLE COLLATE BINARY ASC)` — `Z_`, the entity's
+    /// name as written, the index's name. An index with an R-tree element, or naming a
+    /// property without a column, is left out: Core Data keeps R-trees in a virtual table,
+    /// which momlint does not make.
+    private mutating func addFetchIndex(_ fetchIndex: FetchIndex, of entity: Entity, layout: EntityMapping) {
+        let table = tables[tableOfEntity[layout.index]]
+        var columns: [SQLIdentifier] = [], orders: [String] = []
+        for element in fetchIndex.elements {
+            guard element.type.map({ $0.lowercased() == "binary" }) ?? true,
+                  let slot = layout.slotsByName[element.property], let column = layout.column(of: slot)
+            else { return }
+            columns.append(table.columns[column].name)
+            orders.append("COLLATE BINARY " + (element.order?.lowercased() == "descending" ? "DESC" : "ASC"))
+        }
+        guard !columns.isEmpty else { return }
+        indexes.append(IndexMapping(name: globalNames.claim("Z_\(entity.name)_\(fetchIndex.name)"), table: table.name,
+                                    columns: columns, isUnique: false, entityNumbers: nil, columnOrders: orders))
     }
 
     /// Column types as Core Data declares them (ref. §7, INFERRED).

@@ -5,7 +5,12 @@ import GRDB
 
 /// How attribute values are written to and read from their columns, by attribute type, as
 /// Core Data's SQLite store does (ref. §7, INFERRED): integers and booleans as INTEGER, dates
-/// as REAL seconds since 2001-01-01, UUIDs as 16-byte BLOBs, numbers as REAL.
+/// as REAL seconds since 2001-01-01, UUIDs as 16-byte BLOBs, numbers as REAL, Binary and
+/// Transformable values as the BLOB bytes themselves.
+///
+/// Nothing read is dropped: a BLOB is kept as `.binary` whatever the attribute's type, so a
+/// value momlint does not interpret (a Transformable's archive, an external-storage reference)
+/// is written back byte for byte.
 enum StoredValue {
     static func databaseValue(_ value: AttributeValue) -> DatabaseValue {
         switch value {
@@ -17,6 +22,7 @@ enum StoredValue {
         case .uuid(let text):
             UUID(uuidString: text).map { uuid in withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue } ?? text.databaseValue
         case .date(let seconds): seconds.databaseValue
+        case .binary(let bytes): bytes.databaseValue
         }
     }
 
@@ -38,7 +44,7 @@ enum StoredValue {
         case (.blob(let bytes), .uuid) where bytes.count == 16:
             let uuid = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
             return .uuid(uuid.uuidString)
-        case (.blob, _): return .null
+        case (.blob(let bytes), _): return .binary(bytes)
         }
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `momlint store dump` and `momlint store which-version` end to end. The Core Data stores
+/// come from the corpus beside the repository (skipped when it is absent), copied first.
+@Suite struct StoreCommandTests {
+    static let corpus = MomlintProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/stores")
+    static let corpusIsPresent = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("MANIFEST.tsv").path)
+    static let easyLife = corpus.appendingPathComponent("larromba__EasyLife")
+
+    /// A copy of `EasyLife 1.5.0.sqlite` in its own folder, and the folder's files' bytes.
+    static func copiedStore() throws -> (folder: URL, store: String, files: () throws -> [String: Data]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = folder.appendingPathComponent("EasyLife 1.5.0.sqlite").path
+        try FileManager.default.copyItem(atPath: easyLife.appendingPathComponent("EasyLifeTests/EasyLife 1.5.0.sqlite").path, toPath: store)
+        let files = {
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+            }
+            return files
+        }
+        return (folder, store, files)
+    }
+
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
+    func whichVersionNamesTheVersionAndLeavesTheFileAlone() throws {
+        let (folder, store, files) = try Self.copiedStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try files()
+        let output = try MomlintProcess.run(["store", "which-version", store, Self.easyLife.appendingPathComponent("EasyLife/EasyLife.xcdatamodeld").path])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.hasPrefix("\(store): a Core Data store written by framework version 849, entities Project (1), TodoItem (2)\n"
+            + "written by version 'EasyLife 1.5.0' ("))
+        #expect(try files() == before)
+    }
+
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
+    func whichVersionWithoutAMatchListsTheClosestAndExitsOne() throws {
+        let (folder, store, _) = try Self.copiedStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try MomlintProcess.run(["store", "which-version", store,
+                                             Self.easyLife.appendingPathComponent("as-of-a31ea73/EasyLife/EasyLife.xcdatamodeld").path])
+        #expect(output.status == 1)
+        #expect(output.standardOutput.contains("matches; closest first:\n  'EasyLife 1.3.0': 2 differences\n"))
+        #expect(output.standardOutput.contains("    - the file has table Z_2BLOCKING, which the model does not\n"))
+    }
+
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
+    func dumpPrintsEveryObjectAsJSON() throws {
+        let (folder, store, files) = try Self.copiedStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try files()
+        let model = Self.easyLife.appendingPathComponent("EasyLife/EasyLife.xcdatamodeld/EasyLife 1.5.0.xcdatamodel").path
+        let output = try MomlintProcess.run(["store", "dump", store, "--model", model])
+        #expect(output.status == 0, "\(output.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        #expect(json["schemaVersion"] as? Int == 1)
+        let metadata = try #require(json["store"] as? [String: Any])
+        #expect(metadata["frameworkVersion"] as? String == "849")
+        let objects = try #require(json["objects"] as? [[String: Any]])
+        #expect(objects.count == 6)
+        let first = try #require(objects.first)
+        #expect(first["entity"] as? String == "TodoItem")
+        #expect(first["id"] as? String == "x-coredata://F76F1F4C-F2BC-41B5-A4BF-799AB57815F1/TodoItem/p1")
+        #expect((first["values"] as? [String: Any])?["name"] as? String == "call landlord")
+        #expect((first["values"] as? [String: Any])?["date"] as? String == "2018-02-26T20:18:05.084Z")
+        #expect((first["relationships"] as? [String: Any])?["blocking"] as? [String] == [])
+
+        let text = try MomlintProcess.run(["store", "dump", store, "--model", model, "--format", "text"])
+        #expect(text.status == 0)
+        #expect(text.standardOutput.contains("  TodoItem (entity 2): 6 objects\n"))
+        #expect(try files() == before)
+    }
+
+    @Test func aFileThatIsNotADatabaseExitsTwoWithOneLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("notes.sqlite").path
+        try Data("just some notes\n".utf8).write(to: URL(fileURLWithPath: path))
+        let output = try MomlintProcess.run(["store", "dump", path, "--model", "Fixtures/Models/Conformance/Library.xcdatamodeld"])
+        #expect(output.status == 2)
+        #expect(output.standardOutput.isEmpty)
+        #expect(output.standardError == "\(path): error: '\(path)' is not an SQLite database "
+            + "(no 'SQLite format 3' header; an encrypted database looks like this too)\n")
+        let which = try MomlintProcess.run(["store", "which-version", path, "Fixtures/Models/Conformance/Library.xcdatamodeld"])
+        #expect(which.status == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("just some notes\n".utf8))
+    }
+}
