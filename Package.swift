@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "SourceConsistency", targets: ["SourceConsistency"]),
+        .library(name: "SwiftDataModel", targets: ["SwiftDataModel"]),
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
@@ -51,6 +52,15 @@ let package = Package(
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 // For the parser's own wording of syntax errors ("expected '}' to end class").
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        // SwiftData `@Model` classes (parsed with swift-syntax) read into the same `Model` the
+        // rules check; shares the Swift file discovery of SourceConsistency.
+        .target(
+            name: "SwiftDataModel",
+            dependencies: [
+                "DataModel", "Linting", "SourceConsistency",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]
         ),
         // The behavioural conformance suite: scenarios, the store adapter contract, the runner,
@@ -107,7 +117,8 @@ let package = Package(
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
+                "DataModel", "Linting", "SourceConsistency", "SwiftDataModel", "Conformance", "ReferenceStore",
+                "CoreDataStoreAdapter",
                 "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "ModelGenerator",
                 "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -118,6 +129,10 @@ let package = Package(
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
+        .testTarget(
+            name: "SwiftDataModelTests",
+            dependencies: ["SwiftDataModel", "SourceConsistency", "Linting", "DataModel"]
+        ),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]

@@ -4,6 +4,7 @@ import DataModel
 import Foundation
 import Linting
 import Reporting
+import SwiftDataModel
 
 struct GraphCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -25,6 +26,9 @@ struct GraphCommand: ParsableCommand {
                                  + "a contents file, or a folder holding exactly one model.", valueName: "path"))
     var path: String
 
+    @Flag(help: "Read the path as Swift sources (a folder or .swift file) whose SwiftData @Model classes form the model.")
+    var swiftdata = false
+
     @Option(help: "The diagram language: \(Format.allCases.map(\.rawValue).joined(separator: " or ")).")
     var format: Format = .mermaid
 
@@ -44,7 +48,12 @@ struct GraphCommand: ParsableCommand {
             print(LintCommand.diagnosticLine(for: error), to: &standardError)
             throw ExitCode.inputError
         }
-        let run = LintRun(paths: [path], engine: engine)
+        var run = LintRun(paths: swiftdata ? [] : [path], engine: engine)
+        if swiftdata {
+            let read = SwiftDataReader().read(paths: [path])
+            run.reports = read.models.map { LintRun.ModelReport(model: $0, findings: engine.lint($0)) }
+            run.loadFailures = read.problems.map(\.loadError)
+        }
         for failure in run.loadFailures { print(failure, to: &standardError) }
         guard run.loadFailures.isEmpty else { throw ExitCode.inputError }
         guard run.reports.count == 1, let report = run.reports.first else {

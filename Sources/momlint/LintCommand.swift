@@ -5,6 +5,7 @@ import Foundation
 import Linting
 import Reporting
 import SourceConsistency
+import SwiftDataModel
 
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,6 +30,12 @@ struct LintCommand: ParsableCommand {
         "A folder (searched recursively) or .swift file whose NSManagedObject subclasses are checked against the models; repeatable, and added to the configuration's `sources`.",
         valueName: "dir"))
     var sourceDirectories: [String] = []
+
+    @Option(name: .customLong("swiftdata"), help: ArgumentHelp(
+        "A folder (searched recursively) or .swift file whose SwiftData @Model classes are linted as one model; "
+            + "Core Data models in the folder are linted too. Repeatable, and added to the configuration's `swiftdata`.",
+        valueName: "dir"))
+    var swiftDataDirectories: [String] = []
 
     @Option(name: .customLong("reporter"), help: ArgumentHelp(
         "A report format, to standard output (NAME) or to a file (NAME:FILE); repeat for several. "
@@ -75,7 +82,13 @@ struct LintCommand: ParsableCommand {
         if !quiet { for warning in loaded.warnings { print(warning, to: &standardError) } }
 
         let loader = ModelLoader(limits: limitOptions.limits, loadsAllVersions: allVersions)
-        var run = LintRun(paths: configuration.paths(arguments: paths), loader: loader, engine: engine)
+        let swiftDataPaths = configuration.swiftDataPaths(arguments: swiftDataDirectories)
+        // With only SwiftData folders named, the Core Data models linted are those in them.
+        let modelPaths = paths.isEmpty && configuration.included == nil && !swiftDataPaths.isEmpty
+            ? [] : configuration.paths(arguments: paths)
+        var run = LintRun(paths: modelPaths, loader: loader, engine: engine)
+        run.lintSwiftData(in: swiftDataPaths, engine: engine, loader: loader,
+                          usesCloudKit: configuration.swiftDataCloudKit ?? false)
         let sourcePaths = configuration.sourcePaths(arguments: sourceDirectories)
         run.checkSources(in: sourcePaths)
         run = configuration.applied(to: configuration.excluding(from: run))
