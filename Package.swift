@@ -131,7 +131,10 @@ let package = Package(
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
         .testTarget(
             name: "SwiftDataModelTests",
-            dependencies: ["SwiftDataModel", "SourceConsistency", "Linting", "DataModel"]
+            dependencies: [
+                "SwiftDataModel", "SourceConsistency", "Linting", "DataModel", "ModelGenerator",
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
         ),
         .testTarget(
             name: "ConformanceTests",

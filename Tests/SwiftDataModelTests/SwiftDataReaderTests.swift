@@ -221,6 +221,32 @@ import Testing
         #expect(messages.contains { $0.contains("has minimumModelCount 5 above maximumModelCount 2") })
     }
 
+    @Test func declarationsInsideIfClausesAreRead() throws {
+        // Code shared with platforms without SwiftData wraps the macros in `#if canImport(SwiftData)`.
+        let model = try model("""
+            #if canImport(SwiftData)
+            @Model
+            #endif
+            final class Metric {
+                #if canImport(SwiftData)
+                #Unique<Metric>([\\.stableID])
+                #endif
+                var stableID: UUID?
+                var goal: TimeInterval?
+                #if canImport(SwiftData)
+                @Relationship(deleteRule: .cascade, inverse: \\Session.metric)
+                #endif
+                var sessions: [Session] = []
+            }
+            @Model final class Session { var metric: Metric? }
+            """)
+        let metric = try #require(model.entity(named: "Metric"))
+        #expect(metric.uniquenessConstraints.map(\.propertyNames) == [["stableID"]])
+        #expect(metric.attributes.first { $0.name == "goal" }?.attributeType == .double)
+        #expect(metric.relationships.first?.deletionRule == .cascade)
+        #expect(metric.relationships.first?.inverseName == "metric")
+    }
+
     @Test func filesWithoutModelsGiveNoModelAndAPropertyOfUnknownTypeIsNoted() throws {
         let none = SwiftDataReader().read(files: [SwiftSourceFile(path: "A.swift", text: "struct A {}")], name: "A.swift")
         #expect(none.model == nil)
