@@ -10,7 +10,8 @@ import SwiftDataModel
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Lint .xcdatamodeld bundles, .xcdatamodel folders, contents files, or folders holding them.",
+        abstract: "Lint .xcdatamodeld bundles, .xcdatamodel folders, contents files, or folders holding them; "
+            + "with --swiftdata, SwiftData @Model classes.",
         discussion: """
             Configuration comes from the nearest .momlint.yml in the working directory or above it, \
             or from --config. Reporters: \(ReporterCatalogue.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).
@@ -87,10 +88,13 @@ struct LintCommand: ParsableCommand {
         let modelPaths = paths.isEmpty && configuration.included == nil && !swiftDataPaths.isEmpty
             ? [] : configuration.paths(arguments: paths)
         var run = LintRun(paths: modelPaths, loader: loader, engine: engine)
-        run.lintSwiftData(in: swiftDataPaths, engine: engine, loader: loader,
-                          usesCloudKit: configuration.swiftDataCloudKit ?? false)
         let sourcePaths = configuration.sourcePaths(arguments: sourceDirectories)
         run.checkSources(in: sourcePaths)
+        // After `--sources`: hand-written NSManagedObject subclasses are checked against model
+        // files, and a SwiftData class is its own model (a folder's .xcdatamodeld bundles that
+        // only --swiftdata names are not checked against --sources).
+        run.lintSwiftData(in: swiftDataPaths, engine: engine, loader: loader,
+                          usesCloudKit: configuration.swiftDataCloudKit ?? false)
         run = configuration.applied(to: configuration.excluding(from: run))
         var inputFailed = !run.loadFailures.isEmpty
         if let writeBaseline {

@@ -61,6 +61,8 @@ struct LintSwiftDataCommandTests {
         let graph = try MomlintProcess.run(["graph", "--swiftdata", "Fixtures/SwiftData/App"])
         #expect(graph.status == 0, "\(graph.standardError)")
         #expect(graph.standardOutput.contains("Traveler"))
+        // Attributes in Swift's terms.
+        #expect(graph.standardOutput.contains("nights: Int<br/>"))
 
         let nothing = try MomlintProcess.run(["export", "--swiftdata", "Fixtures/Models"])
         #expect(nothing.status == 2)
