@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DataModel", targets: ["DataModel"]),
         .library(name: "Linting", targets: ["Linting"]),
         .library(name: "SourceConsistency", targets: ["SourceConsistency"]),
+        .library(name: "SwiftDataModel", targets: ["SwiftDataModel"]),
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
         .library(name: "ModelExport", targets: ["ModelExport"]),
@@ -55,6 +56,15 @@ let package = Package(
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 // For the parser's own wording of syntax errors ("expected '}' to end class").
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        // SwiftData `@Model` classes (parsed with swift-syntax) read into the same `Model` the
+        // rules check; shares the Swift file discovery of SourceConsistency.
+        .target(
+            name: "SwiftDataModel",
+            dependencies: [
+                "DataModel", "Linting", "SourceConsistency",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]
         ),
         // The behavioural conformance suite: scenarios, the store adapter contract, the runner,
@@ -113,7 +123,8 @@ let package = Package(
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
+                "DataModel", "Linting", "SourceConsistency", "SwiftDataModel", "Conformance", "ReferenceStore",
+                "CoreDataStoreAdapter",
                 "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "ModelGenerator",
                 "SQLiteStore", "SafeFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -125,6 +136,13 @@ let package = Package(
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
+        .testTarget(
+            name: "SwiftDataModelTests",
+            dependencies: [
+                "SwiftDataModel", "SourceConsistency", "Linting", "DataModel", "ModelGenerator",
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
+        ),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
@@ -176,7 +194,7 @@ let package = Package(
 // with a note and the `sqlite` conformance adapters are absent; everything else is the same
 // momlint. docs/ci.md has the measured install time.
 if Context.environment["MOMLINT_HOOK_BUILD"] == "1" {
-    let heavyTargets: Set<String> = ["SQLiteStore", "SQLiteCascadeBenchmark", "sqlite-crash-child", "sqlite-cascade-report"]
+    let heavyTargets: Set<String> = ["SwiftDataModel", "SQLiteStore", "SQLiteCascadeBenchmark", "sqlite-crash-child", "sqlite-cascade-report"]
     let heavyPackages: Set<String> = ["swift-syntax", "GRDB.swift", "swift-collections"]
     package.products = package.products.filter { $0.name == "momlint" }
     package.targets = package.targets.filter { target in

@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "momlint", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .executableTarget(
@@ -24,6 +25,9 @@ let package = Package(
                 .product(name: "SQLiteStore", package: "momlint"),
                 .product(name: "ProcessAdapter", package: "momlint"),
                 .product(name: "SQLiteCascadeBenchmark", package: "momlint"),
+                .product(name: "SwiftDataModel", package: "momlint"),
+                .product(name: "SourceConsistency", package: "momlint"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
             ],
             path: "Benchmarks/MomlintBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -52,6 +52,14 @@ struct ConfigurationReader {
             configuration.excluded = (strings(value, key: key.rawValue) ?? []).map { FilePaths.absolute($0, base: folder) }
         case .sources:
             configuration.sources = (strings(value, key: key.rawValue) ?? []).map { FilePaths.absolute($0, base: folder) }
+        case .swiftData:
+            configuration.swiftData = (strings(value, key: key.rawValue) ?? []).map { FilePaths.absolute($0, base: folder) }
+        case .swiftDataCloudKit:
+            switch value.scalar.map({ $0.string.lowercased() }) {
+            case "true"?, "yes"?, "on"?: configuration.swiftDataCloudKit = true
+            case "false"?, "no"?, "off"?: configuration.swiftDataCloudKit = false
+            default: warn(at: value, ConfigurationWording.expectedBoolean(key.rawValue, found: value.string ?? Self.kind(of: value)))
+            }
         case .disabledRules:
             configuration.disabledRules = Set(knownRules(value, key: key.rawValue) ?? [])
         case .onlyRules:

@@ -13,6 +13,8 @@ public struct LintConfiguration: Sendable {
         case onlyRules = "only_rules"
         case strict
         case sources
+        case swiftData = "swiftdata"
+        case swiftDataCloudKit = "swiftdata_cloudkit"
     }
 
     /// A rule's own entry: `missing_inverse: error` or `too_many: {severity: error, limit: 150}`.
@@ -38,6 +40,12 @@ public struct LintConfiguration: Sendable {
     public var strict: Bool?
     /// Swift source folders or files checked against the models, like `--sources`.
     public var sources: [String] = []
+    /// Folders or files of SwiftData `@Model` classes to lint, like `--swiftdata`.
+    public var swiftData: [String] = []
+    /// `swiftdata_cloudkit: true`: the SwiftData models sync with CloudKit even when no
+    /// `ModelConfiguration(cloudKitDatabase:)` in the sources says so (e.g. `.automatic`
+    /// with a CloudKit entitlement).
+    public var swiftDataCloudKit: Bool?
     /// The files this configuration was read from, in merge order.
     public var files: [String]
 
@@ -70,6 +78,8 @@ public struct LintConfiguration: Sendable {
         }
         result.strict = other.strict ?? strict
         result.sources = sources + other.sources.filter { !sources.contains($0) }
+        result.swiftData = swiftData + other.swiftData.filter { !swiftData.contains($0) }
+        result.swiftDataCloudKit = other.swiftDataCloudKit ?? swiftDataCloudKit
         result.files += other.files
         return result
     }
@@ -128,8 +138,19 @@ public struct LintConfiguration: Sendable {
     /// to it, so findings read as they would with `--sources`.
     public func sourcePaths(arguments: [String],
                             workingDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
+        Self.adding(sources, to: arguments, workingDirectory: workingDirectory)
+    }
+
+    /// The SwiftData model folders to lint: those on the command line, then the configuration's
+    /// `swiftdata`, each once, shown as `sourcePaths(arguments:)` shows its paths.
+    public func swiftDataPaths(arguments: [String],
+                               workingDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
+        Self.adding(swiftData, to: arguments, workingDirectory: workingDirectory)
+    }
+
+    private static func adding(_ configured: [String], to arguments: [String], workingDirectory: String) -> [String] {
         var result = arguments
-        for path in sources {
+        for path in configured {
             let shown = FilePaths.isInside(path, FilePaths.absolute(workingDirectory))
                 ? FilePaths.relative(path, to: workingDirectory, base: workingDirectory) : path
             if !result.contains(shown) && !result.contains(path) { result.append(shown) }

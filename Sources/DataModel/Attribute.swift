@@ -16,6 +16,10 @@ public struct Attribute: Hashable, Sendable {
         public var defaultValueString: String?
         /// Seconds since 2001-01-01 for a Date default.
         public var defaultDateTimeInterval: String?
+        /// A default written as Swift code that SwiftData evaluates when it builds the schema
+        /// (`Date.now`, `UUID()`, `.draft`): the attribute has a default, but no value a rule
+        /// can check. Nil for a `contents` file.
+        public var defaultValueExpression: String?
         /// Nil when the file does not say; Xcode's default then depends on the type.
         public var usesScalarValueType: Bool?
         public var minValueString: String?
@@ -72,6 +76,7 @@ public struct Attribute: Hashable, Sendable {
         elementID: String? = nil,
         versionHashModifier: String? = nil,
         renamingIdentifier: String? = nil,
+        defaultValueExpression: String? = nil,
         userInfo: UserInfo = UserInfo(),
         xmlAttributes: XMLAttributes = XMLAttributes(),
         location: SourceLocation
@@ -79,6 +84,7 @@ public struct Attribute: Hashable, Sendable {
         storage = CopyOnWriteBox(Fields(
             name: name, attributeType: attributeType, isOptional: isOptional, isTransient: isTransient,
             defaultValueString: defaultValueString, defaultDateTimeInterval: defaultDateTimeInterval,
+            defaultValueExpression: defaultValueExpression,
             usesScalarValueType: usesScalarValueType, minValueString: minValueString,
             maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
             maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
@@ -104,6 +110,6 @@ public struct Attribute: Hashable, Sendable {
 
     /// True when the attribute has a default value of any kind.
     public var hasDefaultValue: Bool {
-        self.defaultValueString != nil || self.defaultDateTimeInterval != nil
+        self.defaultValueString != nil || self.defaultDateTimeInterval != nil || self.defaultValueExpression != nil
     }
 }

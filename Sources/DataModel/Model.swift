@@ -22,6 +22,9 @@ public struct Model: Sendable {
     public let unknownElements: [UnknownElement]
     public let xmlAttributes: XMLAttributes
     public let location: SourceLocation
+    /// What the model was read from: a `contents` file, or SwiftData `@Model` classes. Rules
+    /// consult it only for wording (a SwiftData user knows `Int`, not `Integer 64`).
+    public let origin: ModelOrigin
 
     /// The lookup tables, built once (see `ModelIndex`).
     private let index: ModelIndex
@@ -36,12 +39,13 @@ public struct Model: Sendable {
         userInfo: UserInfo = UserInfo(),
         unknownElements: [UnknownElement] = [],
         xmlAttributes: XMLAttributes = XMLAttributes(),
-        location: SourceLocation? = nil
+        location: SourceLocation? = nil,
+        origin: ModelOrigin = .contentsFile
     ) {
         self.init(file: file, version: version, entities: entities, configurations: configurations,
                   fetchRequests: fetchRequests, composites: composites, userInfo: userInfo,
                   unknownElements: unknownElements, xmlAttributes: xmlAttributes, location: location,
-                  index: nil)
+                  index: nil, origin: origin)
     }
 
     /// The loader's way in: `index`, when given, was built while the document was read (see
@@ -57,8 +61,10 @@ public struct Model: Sendable {
         unknownElements: [UnknownElement],
         xmlAttributes: XMLAttributes,
         location: SourceLocation?,
-        index: ModelIndex?
+        index: ModelIndex?,
+        origin: ModelOrigin = .contentsFile
     ) {
+        self.origin = origin
         self.file = file
         self.version = version ?? ModelVersion(bundlePath: nil, name: "", bundleVersionNames: [], selection: .standalone)
         self.documentVersion = xmlAttributes["documentVersion"]

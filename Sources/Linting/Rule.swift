@@ -30,10 +30,14 @@ public struct RuleDescription: Sendable {
     public var triggeringExamples: [RuleExample]
     /// Models that must produce no finding of this rule.
     public var nonTriggeringExamples: [RuleExample]
+    /// Whether the rule can fire on a model read from SwiftData `@Model` classes; by default
+    /// the entry of `SwiftDataApplicability.byRuleID` for `id`.
+    public var swiftData: SwiftDataApplicability
 
     public init(id: String, name: String, summary: String, rationale: String, sources: [String] = [],
                 howToFix: String = "", category: RuleCategory, defaultSeverity: Severity,
-                triggeringExamples: [RuleExample] = [], nonTriggeringExamples: [RuleExample] = []) {
+                triggeringExamples: [RuleExample] = [], nonTriggeringExamples: [RuleExample] = [],
+                swiftData: SwiftDataApplicability? = nil) {
         self.id = id
         self.name = name
         self.summary = summary
@@ -44,6 +48,7 @@ public struct RuleDescription: Sendable {
         self.defaultSeverity = defaultSeverity
         self.triggeringExamples = triggeringExamples
         self.nonTriggeringExamples = nonTriggeringExamples
+        self.swiftData = swiftData ?? SwiftDataApplicability.forRule(id: id)
     }
 }
 

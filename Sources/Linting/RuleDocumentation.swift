@@ -86,6 +86,8 @@ public enum RuleDocumentation {
 
             \(description.summary)
 
+            **SwiftData** (`momlint lint --swiftdata`): \(description.swiftData.text)
+
             ## Why
 
             \(description.rationale)
@@ -113,6 +115,7 @@ public enum RuleDocumentation {
         let hasExamples = !description.triggeringExamples.isEmpty || !description.nonTriggeringExamples.isEmpty
         var text = "\(description.id) (\(description.defaultSeverity.rawValue), \(description.category.rawValue))\n"
         text += "\(description.name): \(description.summary)\n\n"
+        text += "SwiftData: \(description.swiftData.text)\n\n"
         text += "Why:\n\(description.rationale)\n"
         if !description.sources.isEmpty {
             text += "\nSources:\n" + description.sources.map { "  - \($0)\n" }.joined()

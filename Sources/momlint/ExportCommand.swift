@@ -2,6 +2,9 @@ import ArgumentParser
 import DataModel
 import Foundation
 import ModelExport
+#if !MOMLINT_HOOK_BUILD
+import SwiftDataModel
+#endif
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,9 +24,13 @@ struct ExportCommand: ParsableCommand {
     }
 
     @Argument(help: ArgumentHelp(
-        "The model: an .xcdatamodeld bundle (its current version), an .xcdatamodel folder or a contents file.",
+        "The model: an .xcdatamodeld bundle (its current version), an .xcdatamodel folder or a contents file; "
+            + "with --swiftdata, Swift sources.",
         valueName: "model"))
     var path: String
+
+    @Flag(help: "Read the path as Swift sources (a folder or .swift file) whose SwiftData @Model classes form the model.")
+    var swiftdata = false
 
     @Option(help: "The output format.")
     var format: Format = .json
@@ -33,6 +40,35 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         var standardError = StandardError()
+        let model = swiftdata ? try Self.swiftDataModel(at: path) : try loadModel(&standardError)
+        do {
+            let (exported, warnings) = try ModelExporter().export(model)
+            for warning in warnings { print(warning, to: &standardError) }
+            let json = try exported.jsonData(pretty: !compact)
+            // Unbuffered and checked: a full disk or a closed pipe is exit 2, not a lost export.
+            guard writeToStandardOutput(String(decoding: json, as: UTF8.self) + "\n") else { throw ExitCode.inputError }
+        } catch let error as ModelExportError {
+            print(error, to: &standardError)
+            throw ExitCode.inputError
+        }
+    }
+
+    /// The model of the SwiftData `@Model` classes at `path`, or exit 2 with each problem on a line.
+    static func swiftDataModel(at path: String) throws -> Model {
+        var standardError = StandardError()
+        #if MOMLINT_HOOK_BUILD
+        print("\(path): error: " + GraphCommand.noSwiftDataInHookBuild, to: &standardError)
+        throw ExitCode.inputError
+        #else
+        let read = SwiftDataReader().read(paths: [path])
+        for note in read.notes { print(note, to: &standardError) }
+        for problem in read.problems { print(problem, to: &standardError) }
+        guard read.problems.isEmpty, let model = read.models.first else { throw ExitCode.inputError }
+        return model
+        #endif
+    }
+
+    private func loadModel(_ standardError: inout StandardError) throws -> Model {
         // The loader searches a plain folder for every model in it; export writes one.
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
@@ -49,15 +85,6 @@ struct ExportCommand: ParsableCommand {
             print("\(path): error: no model found here", to: &standardError)
             throw ExitCode.inputError
         }
-        do {
-            let (exported, warnings) = try ModelExporter().export(model)
-            for warning in warnings { print(warning, to: &standardError) }
-            let json = try exported.jsonData(pretty: !compact)
-            // Unbuffered and checked: a full disk or a closed pipe is exit 2, not a lost export.
-            guard writeToStandardOutput(String(decoding: json, as: UTF8.self) + "\n") else { throw ExitCode.inputError }
-        } catch let error as ModelExportError {
-            print(error, to: &standardError)
-            throw ExitCode.inputError
-        }
+        return model
     }
 }

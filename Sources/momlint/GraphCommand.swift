@@ -4,6 +4,9 @@ import DataModel
 import Foundation
 import Linting
 import Reporting
+#if !MOMLINT_HOOK_BUILD
+import SwiftDataModel
+#endif
 
 struct GraphCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -27,6 +30,9 @@ struct GraphCommand: ParsableCommand {
                                  + "a contents file, or a folder holding exactly one model.", valueName: "path"))
     var path: String
 
+    @Flag(help: "Read the path as Swift sources (a folder or .swift file) whose SwiftData @Model classes form the model.")
+    var swiftdata = false
+
     @Option(help: "The diagram language: \(Format.allCases.map(\.rawValue).joined(separator: " or ")).")
     var format: Format = .mermaid
 
@@ -46,7 +52,17 @@ struct GraphCommand: ParsableCommand {
             print(LintCommand.diagnosticLine(for: error), to: &standardError)
             throw ExitCode.inputError
         }
-        let run = LintRun(paths: [path], engine: engine)
+        var run = LintRun(paths: swiftdata ? [] : [path], engine: engine)
+        if swiftdata {
+            #if MOMLINT_HOOK_BUILD
+            print("\(path): error: " + Self.noSwiftDataInHookBuild, to: &standardError)
+            throw ExitCode.inputError
+            #else
+            let read = SwiftDataReader().read(paths: [path])
+            run.reports = read.models.map { LintRun.ModelReport(model: $0, findings: engine.lint($0)) }
+            run.loadFailures = read.problems.map(\.loadError)
+            #endif
+        }
         for failure in run.loadFailures { print(failure, to: &standardError) }
         guard run.loadFailures.isEmpty else { throw ExitCode.inputError }
         guard run.reports.count == 1, let report = run.reports.first else {
@@ -63,4 +79,8 @@ struct GraphCommand: ParsableCommand {
         // Unbuffered and checked: a full disk or a closed pipe is exit 2, not a lost graph.
         guard writeToStandardOutput(drawing) else { throw ExitCode.inputError }
     }
+
+    /// What `--swiftdata` says in the pre-commit hook's build, which has no Swift parser.
+    static let noSwiftDataInHookBuild = "this momlint was built for the pre-commit hook, without swift-syntax, "
+        + "and cannot read SwiftData models; use a full build of momlint (e.g. in CI)"
 }

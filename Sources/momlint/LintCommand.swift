@@ -6,11 +6,15 @@ import Linting
 import Reporting
 import SafeFiles
 import SourceConsistency
+#if !MOMLINT_HOOK_BUILD
+import SwiftDataModel
+#endif
 
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Lint .xcdatamodeld bundles, .xcdatamodel folders, contents files, or folders holding them.",
+        abstract: "Lint .xcdatamodeld bundles, .xcdatamodel folders, contents files, or folders holding them; "
+            + "with --swiftdata, SwiftData @Model classes.",
         discussion: """
             Configuration comes from the nearest .momlint.yml in the working directory or above it, \
             or from --config. Reporters: \(ReporterCatalogue.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).
@@ -30,6 +34,12 @@ struct LintCommand: ParsableCommand {
         "A folder (searched recursively) or .swift file whose NSManagedObject subclasses are checked against the models; repeatable, and added to the configuration's `sources`.",
         valueName: "dir"))
     var sourceDirectories: [String] = []
+
+    @Option(name: .customLong("swiftdata"), help: ArgumentHelp(
+        "A folder (searched recursively) or .swift file whose SwiftData @Model classes are linted as one model; "
+            + "Core Data models in the folder are linted too. Repeatable, and added to the configuration's `swiftdata`.",
+        valueName: "dir"))
+    var swiftDataDirectories: [String] = []
 
     @Option(name: .customLong("reporter"), help: ArgumentHelp(
         "A report format, to standard output (NAME) or to a file (NAME:FILE); repeat for several. "
@@ -76,18 +86,28 @@ struct LintCommand: ParsableCommand {
         if !quiet { for warning in loaded.warnings { print(warning, to: &standardError) } }
 
         let loader = ModelLoader(limits: limitOptions.limits, loadsAllVersions: allVersions)
-        var run = LintRun(paths: configuration.paths(arguments: paths), loader: loader, engine: engine)
+        let swiftDataPaths = configuration.swiftDataPaths(arguments: swiftDataDirectories)
+        // With only SwiftData folders named, the Core Data models linted are those in them.
+        let modelPaths = paths.isEmpty && configuration.included == nil && !swiftDataPaths.isEmpty
+            ? [] : configuration.paths(arguments: paths)
+        var run = LintRun(paths: modelPaths, loader: loader, engine: engine)
         #if MOMLINT_HOOK_BUILD
         // The pre-commit hook's build has no Swift parser (Package.swift); say so rather than
-        // pass in silence, and leave source checks to a full build (CI).
+        // pass in silence, and leave source and SwiftData checks to a full build (CI).
         let sourcePaths: [String] = []
-        if !configuration.sourcePaths(arguments: sourceDirectories).isEmpty && !quiet {
-            print("note: Swift sources are not checked by the pre-commit hook's momlint, which is built without "
-                  + "swift-syntax; run a full build of momlint (e.g. in CI) for `sources`", to: &standardError)
+        if !(configuration.sourcePaths(arguments: sourceDirectories).isEmpty && swiftDataPaths.isEmpty) && !quiet {
+            print("note: Swift sources and SwiftData models are not checked by the pre-commit hook's momlint, which is "
+                  + "built without swift-syntax; run a full build of momlint (e.g. in CI) for `sources` and `swiftdata`",
+                  to: &standardError)
         }
         #else
         let sourcePaths = configuration.sourcePaths(arguments: sourceDirectories)
         run.checkSources(in: sourcePaths)
+        // After `--sources`: hand-written NSManagedObject subclasses are checked against model
+        // files, and a SwiftData class is its own model (a folder's .xcdatamodeld bundles that
+        // only --swiftdata names are not checked against --sources).
+        run.lintSwiftData(in: swiftDataPaths, engine: engine, loader: loader,
+                          usesCloudKit: configuration.swiftDataCloudKit ?? false)
         #endif
         run = configuration.applied(to: configuration.excluding(from: run))
         var inputFailed = !run.loadFailures.isEmpty

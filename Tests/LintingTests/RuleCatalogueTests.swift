@@ -41,6 +41,14 @@ struct RuleCatalogueTests {
         }
     }
 
+    @Test func everyRuleSaysWhetherItAppliesToSwiftData() {
+        for rule in RuleCatalogue.all {
+            #expect(SwiftDataApplicability.isListed(id: rule.description.id), "\(rule.description.id)")
+        }
+        #expect(RuleDocumentation.page(for: MissingInverseRule.description).contains(
+            "**SwiftData** (`momlint lint --swiftdata`): applies. "))
+    }
+
     @Test func everyRuleIsDocumented() {
         for rule in RuleCatalogue.all {
             let description = rule.description

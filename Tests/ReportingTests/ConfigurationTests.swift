@@ -52,7 +52,7 @@ import Testing
             """)
         #expect(loaded.warnings.map(\.description) == [
             ".momlint.yml:1:1: warning: unknown key 'disabled_rule' is neither a configuration key nor a rule id; "
-                + "ignoring it (did you mean 'disabled_rules'?); keys: included, excluded, disabled_rules, only_rules, strict, sources",
+                + "ignoring it (did you mean 'disabled_rules'?); keys: included, excluded, disabled_rules, only_rules, strict, sources, swiftdata, swiftdata_cloudkit",
             ".momlint.yml:2:14: warning: unknown rule id 'test_no_actoin' in 'only_rules'; ignoring it (did you mean 'test_no_action'?)",
             ".momlint.yml:2:30: warning: unknown rule id 'nonsense_rule_id_here' in 'only_rules'; ignoring it; "
                 + "'momlint rules' lists the rule ids",

@@ -44,6 +44,7 @@ struct RuleDocumentationTests {
         #expect(lines.dropFirst(2).first?.hasPrefix("`\(id)` · default severity **\(description.defaultSeverity.rawValue)** · "
             + description.category.rawValue) == true)
         #expect(lines.dropFirst(4).first == description.summary[...])
+        #expect(lines.dropFirst(6).first == "**SwiftData** (`momlint lint --swiftdata`): \(description.swiftData.text)"[...])
     }
 
     @Test("the documented examples are the rule's examples, and they behave as documented", arguments: ids)

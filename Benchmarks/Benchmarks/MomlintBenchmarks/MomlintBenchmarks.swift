@@ -42,4 +42,5 @@ let benchmarks: @Sendable () -> Void = {
 
     ConformanceBenchmarks.register(settings: settings)
     CascadeBenchmarks.register(settings: settings)
+    SwiftDataBenchmarks.register(settings: settings)
 }

@@ -1,4 +1,5 @@
 import DataModel
+import Foundation
 
 /// A default value, minimum or maximum that does not parse for the attribute's type, lies
 /// outside the type's range, or contradicts the other bounds.
@@ -92,11 +93,15 @@ public struct DefaultValueInvalidRule: Rule {
         return candidates.compactMap { declared in
             let problems = Self.problems(with: declared.attribute)
             guard !problems.isEmpty else { return nil }
-            let typeName = declared.attribute.attributeType?.xmlName ?? "attribute's"
+            // Problems name the type as Core Data does; a SwiftData model's author knows it by its Swift name.
+            let wording = ModelWording(model.model)
+            let typeName = wording.typeName(of: declared.attribute)
+            let xmlName = declared.attribute.attributeType?.xmlName ?? typeName
             var fixes: [String] = []
             if problems.contains(where: { !$0.isAboutBounds }) { fixes.append("write values the \(typeName) type can hold") }
             if problems.contains(where: \.isAboutBounds) { fixes.append("keep the minimum at or below the maximum and the default between them") }
-            var violation = declared.violation("'\(declared.qualifiedName)' " + problems.map(\.text).joined(separator: "; ")
+            let texts = problems.map { wording.isSwiftData ? $0.text.replacingOccurrences(of: xmlName, with: typeName) : $0.text }
+            var violation = declared.violation("'\(declared.qualifiedName)' " + texts.joined(separator: "; ")
                 + "; " + fixes.joined(separator: ", and "))
             violation.severity = problems.map(\.severity).max()
             return violation

@@ -44,15 +44,17 @@ public struct ExternalStorageOnNonBinaryRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         // Traits first: only attributes allowing external storage are looked at further.
         let candidates = model.declaredAttributes { $0.allowsExternalBinaryDataStorage }
+        let wording = ModelWording(model.model)
         return candidates.compactMap { declared in
             let attribute = declared.attribute
             guard attribute.allowsExternalBinaryDataStorage,
                   let type = attribute.attributeType, type != .binary, type != .transformable
             else { return nil }
             return declared.violation(
-                "'\(declared.qualifiedName)' allows external storage but is \(type.xmlName), not Binary; "
-                    + "turn external storage off, or make it Binary if it holds large data",
-                suggestion: "remove allowsExternalBinaryDataStorage from '\(declared.qualifiedName)'")
+                "'\(declared.qualifiedName)' allows external storage but is \(wording.typeName(of: attribute)), "
+                    + "not \(wording.binaryTypeName); turn external storage off, or make it \(wording.binaryTypeName) "
+                    + "if it holds large data",
+                suggestion: "remove \(wording.externalStorageName) from '\(declared.qualifiedName)'")
         }
     }
 }

@@ -67,6 +67,8 @@ public struct InvalidRelationshipCountRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         // Traits first: counts of 0 and 1 (what Xcode writes) can break none of the checks below.
+        let wording = ModelWording(model.model)
+        let minName = wording.minimumCountName, maxName = wording.maximumCountName
         for declared in model.declaredRelationships(where: { traits, _ in traits.hasUnusualCount }) {
             let relationship = declared.relationship
             var problems: [String] = []
@@ -81,24 +83,24 @@ public struct InvalidRelationshipCountRule: Rule {
                     problems.append("has \(attribute) '\(text)', which is not a whole number")
                 }
             }
-            check("minCount", relationship.minCountText)
-            check("maxCount", relationship.maxCountText)
+            check(minName, relationship.minCountText)
+            check(maxName, relationship.maxCountText)
             let minCount = relationship.minCount ?? 0
             let maxCount = relationship.maxCount ?? 0
             if relationship.isToMany {
                 if maxCount > 0 && minCount > maxCount {
-                    problems.append("has minCount \(minCount) above maxCount \(maxCount), so no non-empty value is valid")
+                    problems.append("has \(minName) \(minCount) above \(maxName) \(maxCount), so no non-empty value is valid")
                     severity = .error
                 }
             } else if minCount > 1 || maxCount > 1 {
                 if minCount > 1 { severity = .error }
-                problems.append("is to-one but has minCount \(minCount) and maxCount \(maxCount); "
+                problems.append("is to-one but has \(minName) \(minCount) and \(maxName) \(maxCount); "
                     + "a to-one holds at most one object")
             }
             guard !problems.isEmpty else { continue }
             violations.append(Violation(
                 message: "'\(declared.qualifiedName)' " + problems.joined(separator: "; ")
-                    + (relationship.isToMany ? "; make minCount at most maxCount (0 means no maximum)"
+                    + (relationship.isToMany ? "; make \(minName) at most \(maxName) (0 means no maximum)"
                                              : "; remove the counts or make it to-many"),
                 location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name,
                 severity: severity))

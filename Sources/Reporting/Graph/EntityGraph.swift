@@ -88,7 +88,11 @@ public struct EntityGraph: Sendable {
             nodes[index].isAbstract = entity.isAbstract
             nodes[index].attributes = entity.attributes.map { attribute in
                 let key = "\(entity.name).\(attribute.name)"
-                return AttributeLine(name: attribute.name, type: attribute.attributeType?.xmlName ?? "?",
+                // A SwiftData model's attributes show their Swift type (`Int`, not Integer 64),
+                // without the `?` the optional marker already shows.
+                let swiftType = model.origin == .swiftData
+                    ? attribute.xmlAttributes["swiftType"].map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 } : nil
+                return AttributeLine(name: attribute.name, type: swiftType ?? attribute.attributeType?.xmlName ?? "?",
                                      isOptional: attribute.isOptional, ruleIDs: rulesByKey[key] ?? [],
                                      highlight: worst[key])
             }

@@ -6,23 +6,23 @@ import SwiftSyntax
 /// Turns positions in a parsed file into `SourceLocation`s whose columns count Unicode
 /// scalars, as model locations do (swift-syntax counts UTF-8 bytes), so a column reads the
 /// same in an editor as in a report.
-struct SourceLocationTable {
-    let file: String
+public struct SourceLocationTable {
+    public let file: String
     private let bytes: [UInt8]
     private let converter: SourceLocationConverter
 
-    init(file: String, bytes: [UInt8], tree: SourceFileSyntax) {
+    public init(file: String, bytes: [UInt8], tree: SourceFileSyntax) {
         self.file = file
         self.bytes = bytes
         self.converter = SourceLocationConverter(fileName: file, tree: tree)
     }
 
     /// Where `node` starts, leading comments and whitespace skipped.
-    func location(of node: some SyntaxProtocol) -> DataModel.SourceLocation {
+    public func location(of node: some SyntaxProtocol) -> DataModel.SourceLocation {
         location(at: node.positionAfterSkippingLeadingTrivia)
     }
 
-    func location(at position: AbsolutePosition) -> DataModel.SourceLocation {
+    public func location(at position: AbsolutePosition) -> DataModel.SourceLocation {
         let converted = converter.location(for: position)
         let lineStart = max(0, min(bytes.count, converted.offset - (converted.column - 1)))
         let end = max(lineStart, min(bytes.count, converted.offset))

@@ -19,7 +19,7 @@ public struct SwiftSourceFile: Sendable {
     /// How deeply the parser may nest before it reports an error instead of recursing on.
     /// swift-syntax's own default is 20 in debug builds and 256 in release builds; real
     /// code stays far below 64, and 64 keeps a debug build's stack safe too.
-    static let maximumNestingLevel = 64
+    public static let maximumNestingLevel = 64
 
     /// Parses the file. A file with syntax errors still yields the declarations the parser
     /// recovered, and a problem naming the first error.
@@ -30,14 +30,23 @@ public struct SwiftSourceFile: Sendable {
         return (FileDeclarations(), SourceProblem(path: path, reason: .syntaxError(
             "this momlint was built without swift-syntax (the pre-commit hook's build) and cannot read Swift", moreErrors: 0)))
         #else
+        let (tree, locations, problem) = parseTree()
+        let collector = DeclarationCollector(locations: locations)
+        collector.walk(tree)
+        return (collector.declarations, problem)
+        #endif
+    }
+
+    #if !MOMLINT_HOOK_BUILD
+    /// The file's syntax tree, the table that turns its positions into locations, and a
+    /// problem naming the first syntax error, if any (the tree then holds what the parser
+    /// recovered). Shared with the SwiftData reader.
+    public func parseTree() -> (tree: SourceFileSyntax, locations: SourceLocationTable, problem: SourceProblem?) {
         let bytes = Array(text.utf8)
         let tree = bytes.withUnsafeBufferPointer {
             Parser.parse(source: $0, maximumNestingLevel: Self.maximumNestingLevel)
         }
         let locations = SourceLocationTable(file: path, bytes: bytes, tree: tree)
-        let collector = DeclarationCollector(locations: locations)
-        collector.walk(tree)
-
         var problem: SourceProblem?
         if tree.hasError {
             let errors = ParseDiagnosticsGenerator.diagnostics(for: tree).filter { $0.diagMessage.severity == .error }
@@ -49,7 +58,8 @@ public struct SwiftSourceFile: Sendable {
                 problem = SourceProblem(path: path, reason: .syntaxError("the parser could not read it", moreErrors: 0))
             }
         }
-        return (collector.declarations, problem)
-        #endif
+        return (tree, locations, problem)
+    }
+    #endif
     }
 }

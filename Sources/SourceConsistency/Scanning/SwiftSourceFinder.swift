@@ -3,11 +3,12 @@ import Foundation
 import SafeFiles
 
 /// Finds and reads the Swift files that `--sources` paths name: a `.swift` file, or a folder
-/// searched recursively.
-struct SwiftSourceFinder: Sendable {
+/// searched recursively. Shared by the SwiftData reader (`--swiftdata`), which finds its
+/// `@Model` classes the same way.
+public struct SwiftSourceFinder: Sendable {
     /// Larger files are reported, not read: generated sources this big hold no hand-written
     /// `NSManagedObject` subclass, and the bound keeps any input cheap.
-    static let maximumFileSize = 8 * 1024 * 1024
+    public static let maximumFileSize = 8 * 1024 * 1024
 
     /// Folders never entered: build output, version control and dependencies, as for models
     /// (`.build-NAME` scratch folders included).
@@ -17,7 +18,14 @@ struct SwiftSourceFinder: Sendable {
 
     /// The readable Swift files under `paths`, each once, in the order given and by name
     /// within a folder; and a problem for each path or file that could not be used.
-    func files(under paths: [String]) -> (files: [SwiftSourceFile], problems: [SourceProblem]) {
+    /// The option the paths came from, named when a path holds no Swift source.
+    public let optionName: String
+
+    public init(optionName: String = "--sources") {
+        self.optionName = optionName
+    }
+
+    public func files(under paths: [String]) -> (files: [SwiftSourceFile], problems: [SourceProblem]) {
         var files: [SwiftSourceFile] = []
         var problems: [SourceProblem] = []
         var seen: Set<String> = []
@@ -50,7 +58,7 @@ struct SwiftSourceFinder: Sendable {
         guard isDirectory.boolValue else {
             guard path.hasSuffix(".swift") else {
                 throw SourceProblem(path: path, reason: .noSwiftSources(
-                    "not a Swift source: pass a folder of Swift sources or a .swift file to --sources"))
+                    "not a Swift source: pass a folder of Swift sources or a .swift file to \(optionName)"))
             }
             return [path]
         }

@@ -1,0 +1,25 @@
+import Foundation
+import SwiftData
+
+@Model
+final class Folder {
+    var name: String = ""
+
+    @Relationship(deleteRule: .nullify, inverse: \Document.folder)
+    var documents: [Document]? = []
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+@Model
+final class Document {
+    var title: String = ""
+    @Attribute(.externalStorage) var contents: Data?
+    var folder: Folder?
+
+    init(title: String) {
+        self.title = title
+    }
+}

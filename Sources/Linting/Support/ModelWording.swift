@@ -1,0 +1,36 @@
+import DataModel
+
+/// Names of model settings in the terms of the model's author: the `contents` XML's for a
+/// model from Xcode's editor, SwiftData's for a model read from `@Model` classes. Rules build
+/// their messages from these so that one rule reads right for both.
+struct ModelWording {
+    /// The `xmlAttributes` key under which the SwiftData reader keeps a property's Swift type as
+    /// written (`Int16`, `[String]?`).
+    static let swiftTypeKey = "swiftType"
+
+    let origin: ModelOrigin
+
+    init(_ model: Model) {
+        origin = model.origin
+    }
+
+    var isSwiftData: Bool { origin == .swiftData }
+
+    /// The attribute's type: `Integer 16` in a `contents` file, `Int16` in Swift.
+    func typeName(of attribute: Attribute) -> String {
+        if isSwiftData, let swift = attribute.xmlAttributes[Self.swiftTypeKey] {
+            return swift.hasSuffix("?") ? String(swift.dropLast()) : swift
+        }
+        return attribute.attributeType?.xmlName ?? "attribute's"
+    }
+
+    /// The type external storage needs.
+    var binaryTypeName: String { isSwiftData ? "Data" : "Binary" }
+
+    /// How the external-storage setting is named.
+    var externalStorageName: String { isSwiftData ? "@Attribute(.externalStorage)" : "allowsExternalBinaryDataStorage" }
+
+    /// `minCount`/`maxCount`, or SwiftData's `minimumModelCount`/`maximumModelCount`.
+    var minimumCountName: String { isSwiftData ? "minimumModelCount" : "minCount" }
+    var maximumCountName: String { isSwiftData ? "maximumModelCount" : "maxCount" }
+}

@@ -1,0 +1,285 @@
+import DataModel
+import Foundation
+import SourceConsistency
+import SwiftSyntax
+
+/// Walks one parsed file and records its `@Model` classes and any `ModelConfiguration` that
+/// names a CloudKit database.
+///
+/// Only the declarations the `@Model` macro itself reads are looked at: the class's attributes
+/// and inheritance clause, and its members (inside `#if` clauses too). Function bodies are
+/// entered only to find `ModelConfiguration(…)` calls, which usually sit in the app's entry point.
+final class ModelClassCollector: SyntaxVisitor {
+    private let locations: SourceLocationTable
+    private(set) var declarations = SwiftDataFileDeclarations()
+
+    init(locations: SourceLocationTable) {
+        self.locations = locations
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    // MARK: Classes
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard Self.attributes(in: node.attributes).contains(where: { $0.attributeName.trimmedDescription == "Model" })
+        else { return .visitChildren }
+        var record = ModelClassRecord(
+            name: node.name.identifier?.name ?? node.name.text,
+            firstInheritedName: node.inheritanceClause?.inheritedTypes.first.flatMap {
+                TypeReading.storedType(of: $0.type).name
+            },
+            location: locations.location(of: node.name),
+            disabledRules: Self.disabledRules(in: node.leadingTrivia)
+                ?? Self.disabledRules(in: node.attributes.first?.leadingTrivia),
+            properties: [], uniques: [], indexes: [], untypedProperties: [])
+        collect(node.memberBlock.members, into: &record)
+        declarations.modelClasses.append(record)
+        return .visitChildren
+    }
+
+    private func collect(_ members: MemberBlockItemListSyntax, into record: inout ModelClassRecord) {
+        for member in members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                storedProperties(in: variable, into: &record)
+            } else if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
+                for clause in conditional.clauses {
+                    if case .decls(let nested)? = clause.elements { collect(nested, into: &record) }
+                }
+            } else if let macro = member.decl.as(MacroExpansionDeclSyntax.self) {
+                let name = macro.macroName.text
+                guard name == "Unique" || name == "Index" else { continue }
+                let groups = macro.arguments.compactMap { Self.keyPathNames(in: $0.expression) }.filter { !$0.isEmpty }
+                let found = KeyPathGroupsMacro(groups: groups, location: locations.location(of: macro))
+                if name == "Unique" { record.uniques.append(found) } else { record.indexes.append(found) }
+            }
+        }
+    }
+
+    /// The stored properties the `@Model` macro persists: instance `var`s without a getter,
+    /// not marked `@Transient`. (`let` cannot carry the macro's accessors, so the compiler
+    /// refuses it in a `@Model` class.)
+    private func storedProperties(in variable: VariableDeclSyntax, into record: inout ModelClassRecord) {
+        guard variable.bindingSpecifier.tokenKind == .keyword(.var) else { return }
+        let isTypeOrLazy = variable.modifiers.contains {
+            [.keyword(.static), .keyword(.class), .keyword(.lazy)].contains($0.name.tokenKind)
+        }
+        guard !isTypeOrLazy else { return }
+        var attributeMacro: AttributeMacro?
+        var relationshipMacro: RelationshipMacro?
+        for attribute in Self.attributes(in: variable.attributes) {
+            switch attribute.attributeName.trimmedDescription {
+            case "Transient": return
+            case "Attribute": attributeMacro = Self.attributeMacro(attribute.arguments)
+            case "Relationship": relationshipMacro = Self.relationshipMacro(attribute.arguments)
+            default: continue
+            }
+        }
+        let disabled = Self.disabledRules(in: variable.leadingTrivia)
+        // In `var a, b: Int` the annotation on `b` applies to `a` too: read right to left.
+        var found: [StoredPropertyRecord] = []
+        var followingType: StoredType?
+        for binding in variable.bindings.reversed() {
+            if let accessors = binding.accessorBlock, Self.isComputed(accessors) { followingType = nil; continue }
+            let initial = binding.initializer.map { Self.initialValue($0.value) }
+            if let annotation = binding.typeAnnotation {
+                followingType = TypeReading.storedType(of: annotation.type)
+            } else if let initializer = binding.initializer {
+                followingType = TypeReading.inferredType(of: initializer.value)
+            }
+            guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else { continue }
+            let name = identifier.identifier?.name ?? identifier.text
+            guard followingType != nil || relationshipMacro != nil else {
+                record.untypedProperties.append(name)
+                continue
+            }
+            found.append(StoredPropertyRecord(
+                name: name, type: followingType, initialValue: initial, attributeMacro: attributeMacro,
+                relationshipMacro: relationshipMacro, disabledRules: disabled,
+                location: locations.location(of: identifier)))
+        }
+        record.properties += found.reversed()
+    }
+
+    /// True for a getter (`{ … }` or `get`); `willSet`/`didSet` observe a stored property.
+    private static func isComputed(_ block: AccessorBlockSyntax) -> Bool {
+        switch block.accessors {
+        case .getter: return true
+        case .accessors(let list):
+            return list.contains { ![.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) }
+        }
+    }
+
+    // MARK: Model configurations
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        let called = node.calledExpression.trimmedDescription
+        if called == "ModelConfiguration" || called.hasSuffix(".ModelConfiguration") {
+            for argument in node.arguments where argument.label?.text == "cloudKitDatabase" {
+                let database = argument.expression.trimmedDescription
+                declarations.cloudKitUses.append(CloudKitUse(database: database, location: locations.location(of: argument)))
+            }
+        }
+        return .visitChildren
+    }
+
+    // MARK: Reading macro arguments
+
+    /// The attributes of a declaration, those inside `#if canImport(SwiftData)` … `#endif` too:
+    /// code shared with platforms without SwiftData wraps `@Model` and `@Relationship` so.
+    private static func attributes(in list: AttributeListSyntax) -> [AttributeSyntax] {
+        var found: [AttributeSyntax] = []
+        for element in list {
+            switch element {
+            case .attribute(let attribute):
+                found.append(attribute)
+            case .ifConfigDecl(let conditional):
+                for clause in conditional.clauses {
+                    if case .attributes(let nested)? = clause.elements { found += attributes(in: nested) }
+                }
+            }
+        }
+        return found
+    }
+
+    private static func attributeMacro(_ arguments: AttributeSyntax.Arguments?) -> AttributeMacro {
+        var macro = AttributeMacro()
+        guard case .argumentList(let list)? = arguments else { return macro }
+        for argument in list {
+            switch argument.label?.text {
+            case "originalName"?: macro.originalName = stringLiteral(argument.expression)
+            case "hashModifier"?: macro.hashModifier = stringLiteral(argument.expression)
+            case nil:
+                let (name, call) = optionName(argument.expression)
+                switch name {
+                case "unique": macro.isUnique = true
+                case "externalStorage": macro.externalStorage = true
+                case "ephemeral": macro.isEphemeral = true
+                case "allowsCloudEncryption": macro.allowsCloudEncryption = true
+                case "preserveValueOnDeletion": macro.preservesValueOnDeletion = true
+                case "spotlight": macro.isSpotlight = true
+                case "transformable":
+                    let by = call?.arguments.first { $0.label?.text == "by" }?.expression
+                    macro.transformerName = by.map(transformerName) ?? "?"
+                default: break
+                }
+            default: break
+            }
+        }
+        return macro
+    }
+
+    private static func relationshipMacro(_ arguments: AttributeSyntax.Arguments?) -> RelationshipMacro {
+        var macro = RelationshipMacro()
+        guard case .argumentList(let list)? = arguments else { return macro }
+        for argument in list {
+            switch argument.label?.text {
+            case "deleteRule"?:
+                switch optionName(argument.expression).name {
+                case "nullify": macro.deleteRule = .nullify
+                case "cascade": macro.deleteRule = .cascade
+                case "deny": macro.deleteRule = .deny
+                case "noAction": macro.deleteRule = .noAction
+                case let other: macro.deleteRule = .unknown(other)
+                }
+            case "minimumModelCount"?: macro.minimumModelCount = Int(argument.expression.trimmedDescription)
+            case "maximumModelCount"?: macro.maximumModelCount = Int(argument.expression.trimmedDescription)
+            case "originalName"?: macro.originalName = stringLiteral(argument.expression)
+            case "hashModifier"?: macro.hashModifier = stringLiteral(argument.expression)
+            case "inverse"?:
+                if let keyPath = argument.expression.as(KeyPathExprSyntax.self) {
+                    macro.inverseTypeName = keyPath.root.flatMap { TypeReading.storedType(of: $0).name }
+                    macro.inverseProperty = keyPath.components.last?.component.as(KeyPathPropertyComponentSyntax.self)?
+                        .declName.baseName.text
+                }
+            case nil:
+                if optionName(argument.expression).name == "unique" { macro.isUnique = true }
+            default: break
+            }
+        }
+        return macro
+    }
+
+    /// `.unique` → "unique"; `.transformable(by: X.self)` → ("transformable", the call).
+    private static func optionName(_ expression: ExprSyntax) -> (name: String, call: FunctionCallExprSyntax?) {
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            return (optionName(call.calledExpression).name, call)
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            return (member.declName.baseName.text, nil)
+        }
+        return (expression.trimmedDescription, nil)
+    }
+
+    /// `Name.self` → "Name"; `"name"` → "name"; anything else as written.
+    private static func transformerName(_ expression: ExprSyntax) -> String {
+        if let literal = stringLiteral(expression) { return literal }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+           let base = member.base {
+            return base.trimmedDescription
+        }
+        return expression.trimmedDescription
+    }
+
+    static func stringLiteral(_ expression: ExprSyntax) -> String? {
+        guard let literal = expression.as(StringLiteralExprSyntax.self) else { return nil }
+        var text = ""
+        for segment in literal.segments {
+            guard let plain = segment.as(StringSegmentSyntax.self) else { return nil }
+            text += plain.content.text
+        }
+        return text
+    }
+
+    /// `[\.a, \.b]` or `[\Model.a]` → ["a", "b"].
+    private static func keyPathNames(in expression: ExprSyntax) -> [String]? {
+        guard let array = expression.as(ArrayExprSyntax.self) else { return nil }
+        return array.elements.compactMap { element in
+            element.expression.as(KeyPathExprSyntax.self)?.components.first?.component
+                .as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.text
+        }
+    }
+
+    private static func initialValue(_ expression: ExprSyntax) -> InitialValue {
+        if let text = stringLiteral(expression) { return .string(text) }
+        if let integer = expression.as(IntegerLiteralExprSyntax.self) {
+            return .integer(integer.literal.text.replacingOccurrences(of: "_", with: ""))
+        }
+        if let float = expression.as(FloatLiteralExprSyntax.self) {
+            return .float(float.literal.text.replacingOccurrences(of: "_", with: ""))
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            switch initialValue(prefix.expression) {
+            case .integer(let digits): return .integer("-" + digits)
+            case .float(let digits): return .float("-" + digits)
+            default: break
+            }
+        }
+        if let boolean = expression.as(BooleanLiteralExprSyntax.self) {
+            return .boolean(boolean.literal.tokenKind == .keyword(.true))
+        }
+        if expression.is(NilLiteralExprSyntax.self) { return .nil }
+        return .expression(expression.trimmedDescription)
+    }
+
+    // MARK: Suppressions
+
+    /// The rule ids after `momlint:disable` in a comment of `trivia`, e.g.
+    /// `// momlint:disable missing_inverse, reserved_name`.
+    static func disabledRules(in trivia: Trivia?) -> String? {
+        guard let trivia else { return nil }
+        var found: [String] = []
+        for piece in trivia {
+            let text: String
+            switch piece {
+            case .lineComment(let comment), .docLineComment(let comment): text = comment
+            case .blockComment(let comment), .docBlockComment(let comment): text = comment
+            default: continue
+            }
+            guard let range = text.range(of: "momlint:disable") else { continue }
+            var rest = text[range.upperBound...]
+            if rest.hasSuffix("*/") { rest = rest.dropLast(2) }
+            found.append(String(rest).trimmingCharacters(in: .whitespaces))
+        }
+        return found.isEmpty ? nil : found.joined(separator: ",")
+    }
+}

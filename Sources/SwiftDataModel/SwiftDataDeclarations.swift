@@ -1,0 +1,108 @@
+import DataModel
+import SwiftSyntax
+
+/// A type as written on a stored property, reduced to what decides how SwiftData stores it.
+struct StoredType: Hashable, Sendable {
+    indirect enum Shape: Hashable, Sendable {
+        /// `Name` (module prefixes dropped).
+        case named(String)
+        /// `[Element]` or `Array<Element>`.
+        case array(element: StoredType)
+        /// `[Key: Value]`, `Set<Element>` and other generic containers.
+        case collection
+    }
+
+    var shape: Shape
+    var isOptional: Bool
+    /// The type as written, for messages.
+    var spelling: String
+
+    var name: String? {
+        if case .named(let name) = shape { return name }
+        return nil
+    }
+}
+
+/// One stored property of a `@Model` class, as declared.
+struct StoredPropertyRecord: Sendable {
+    var name: String
+    /// Nil when the property has no annotation and its initial value does not say its type.
+    var type: StoredType?
+    /// The initial value as written, e.g. `""`, `Date.now`; nil when there is none.
+    var initialValue: InitialValue?
+    var attributeMacro: AttributeMacro?
+    var relationshipMacro: RelationshipMacro?
+    /// Rule ids a `// momlint:disable …` comment on the declaration silences.
+    var disabledRules: String?
+    var location: DataModel.SourceLocation
+}
+
+/// An initial value: a literal a rule can check, or code SwiftData evaluates.
+enum InitialValue: Hashable, Sendable {
+    case string(String)
+    case integer(String)
+    case float(String)
+    case boolean(Bool)
+    case `nil`
+    case expression(String)
+}
+
+/// `@Attribute(options…, originalName:, hashModifier:)`.
+struct AttributeMacro: Hashable, Sendable {
+    var isUnique = false
+    var externalStorage = false
+    var isEphemeral = false
+    var allowsCloudEncryption = false
+    var preservesValueOnDeletion = false
+    var isSpotlight = false
+    /// `.transformable(by: Name.self)` or `.transformable(by: "name")`: the transformer's name.
+    var transformerName: String?
+    var originalName: String?
+    var hashModifier: String?
+}
+
+/// `@Relationship(options…, deleteRule:, minimumModelCount:, maximumModelCount:, originalName:, inverse:, hashModifier:)`.
+struct RelationshipMacro: Hashable, Sendable {
+    var deleteRule: DeleteRule?
+    var minimumModelCount: Int?
+    var maximumModelCount: Int?
+    var originalName: String?
+    var hashModifier: String?
+    /// `inverse: \Type.property`: the type named and the property.
+    var inverseTypeName: String?
+    var inverseProperty: String?
+    /// `@Relationship(.unique)`.
+    var isUnique = false
+}
+
+/// `#Unique<Model>([\.a], [\.b, \.c])` or `#Index<Model>(…)`: groups of property names.
+struct KeyPathGroupsMacro: Sendable {
+    var groups: [[String]]
+    var location: DataModel.SourceLocation
+}
+
+/// A `@Model` class as declared in one file.
+struct ModelClassRecord: Sendable {
+    var name: String
+    /// The first inherited type: a superclass when it names another `@Model` class.
+    var firstInheritedName: String?
+    var location: DataModel.SourceLocation
+    var disabledRules: String?
+    var properties: [StoredPropertyRecord]
+    var uniques: [KeyPathGroupsMacro]
+    var indexes: [KeyPathGroupsMacro]
+    /// Properties whose type could not be told, named for a note.
+    var untypedProperties: [String]
+}
+
+/// A `ModelConfiguration(…, cloudKitDatabase: …)` call.
+struct CloudKitUse: Sendable {
+    var database: String
+    var location: DataModel.SourceLocation
+}
+
+/// What one file declares that the SwiftData reader needs.
+struct SwiftDataFileDeclarations: Sendable {
+    var modelClasses: [ModelClassRecord] = []
+    var cloudKitUses: [CloudKitUse] = []
+}

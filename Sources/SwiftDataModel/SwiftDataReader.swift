@@ -1,0 +1,81 @@
+import DataModel
+import SourceConsistency
+
+/// Reads SwiftData `@Model` classes from Swift sources into a `DataModel.Model`, so the rules
+/// that check a `contents` file check a SwiftData schema unchanged. Every entity, attribute and
+/// relationship is located at its Swift `file:line:column` (the class or property name).
+///
+/// Each path (a folder searched recursively, or a `.swift` file) is one schema: SwiftData builds
+/// one schema from the model classes an app names, and an app's classes usually live together.
+/// How each declaration maps is documented in `docs/swiftdata.md`.
+public struct SwiftDataReader: Sendable {
+    /// What reading the paths gave: one model per path holding `@Model` classes, and the paths
+    /// or files that could not be used.
+    public struct Result: Sendable {
+        public var models: [Model]
+        public var problems: [SourceProblem]
+        public var notes: [LoadNote]
+    }
+
+    /// True when the configuration says the app syncs with CloudKit, whatever its code shows.
+    public var usesCloudKit: Bool
+
+    public init(usesCloudKit: Bool = false) {
+        self.usesCloudKit = usesCloudKit
+    }
+
+    public func read(paths: [String]) -> Result {
+        var result = Result(models: [], problems: [], notes: [])
+        for path in paths {
+            let (files, problems) = SwiftSourceFinder(optionName: "--swiftdata").files(under: [path])
+            result.problems += problems
+            guard !files.isEmpty else { continue }
+            let read = read(files: files, name: path)
+            result.problems += read.problems
+            result.notes += read.notes
+            if let model = read.model {
+                result.models.append(model)
+            } else if read.problems.isEmpty {
+                result.problems.append(SourceProblem(path: path, reason: .noSwiftSources(
+                    "no @Model class in these Swift sources; pass the folder that declares the app's SwiftData models")))
+            }
+        }
+        return result
+    }
+
+    /// Builds the model that `files` (already read) declare, named `name` (the path they came
+    /// from); nil when they declare no `@Model` class.
+    public func read(files: [SwiftSourceFile], name: String) -> (model: Model?, problems: [SourceProblem], notes: [LoadNote]) {
+        var problems: [SourceProblem] = []
+        var classes: [ModelClassRecord] = []
+        var cloudKitUses: [CloudKitUse] = []
+        for file in files {
+            let (tree, locations, problem) = file.parseTree()
+            if let problem { problems.append(problem) }
+            let collector = ModelClassCollector(locations: locations)
+            collector.walk(tree)
+            classes += collector.declarations.modelClasses
+            cloudKitUses += collector.declarations.cloudKitUses
+        }
+        guard !classes.isEmpty else { return (nil, problems, []) }
+        var notes: [LoadNote] = []
+        for record in classes where !record.untypedProperties.isEmpty {
+            notes.append(LoadNote(path: record.location.description, message:
+                "the type of \(record.untypedProperties.map { "'\(record.name).\($0)'" }.joined(separator: ", ")) "
+                + "cannot be told without compiling (no type annotation); add one so momlint can check it"))
+        }
+        let syncs = usesCloudKit || cloudKitUses.contains { !Self.isNoDatabase($0.database) }
+        let entities = SwiftDataModelBuilder(classes: classes).entities()
+        var xmlAttributes = [XMLAttributes.Attribute(name: "usedWithSwiftData", value: "YES"),
+                             XMLAttributes.Attribute(name: "sourceLanguage", value: "Swift")]
+        if syncs { xmlAttributes.append(XMLAttributes.Attribute(name: "usedWithCloudKit", value: "YES")) }
+        let model = Model(file: name, entities: entities, xmlAttributes: XMLAttributes(xmlAttributes),
+                          location: SourceLocation(file: name, line: 1, column: 1), origin: .swiftData)
+        return (model, problems, notes)
+    }
+
+    /// `cloudKitDatabase: .none` (or `ModelConfiguration.CloudKitDatabase.none`) turns sync off.
+    private static func isNoDatabase(_ expression: String) -> Bool {
+        expression == ".none" || expression.hasSuffix("CloudKitDatabase.none")
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `momlint lint --swiftdata DIR` (and `export`/`graph --swiftdata`), run as the built binary
+/// from the package root on `Fixtures/SwiftData`.
+@Suite("momlint lint --swiftdata")
+struct LintSwiftDataCommandTests {
+    @Test("each planted mistake is printed at its Swift file:line:column and errors exit 1")
+    func mistakesExitOne() throws {
+        let result = try MomlintProcess.run(["lint", "--swiftdata", "Fixtures/SwiftData/App"])
+        #expect(result.status == 1, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 12)
+        #expect(lines.contains(
+            "Fixtures/SwiftData/App/Voucher.swift:7:29: error: CloudKit integration does not support unique constraints: "
+                + "'Voucher' is constrained on 'code'; remove the constraint and deduplicate in code (cloudkit_unique_constraint)"))
+        #expect(lines.contains(
+            "Fixtures/SwiftData/App/Traveler.swift:10:9: warning: 'Traveler.trips' has no inverse; add one on 'Trip' "
+                + "(e.g. 'travelers') (missing_inverse)"))
+        #expect(result.standardError.contains("Linted 1 model: 8 errors, 4 warnings."))
+    }
+
+    @Test("the corrected app is silent and exits 0")
+    func cleanAppIsSilent() throws {
+        let result = try MomlintProcess.run(["lint", "--swiftdata", "Fixtures/SwiftData/CleanApp"])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError == "Linted 1 model: 0 errors, 0 warnings.\n")
+    }
+
+    @Test("`swiftdata:` in a configuration lints the same folder, and a folder with a Core Data model lints both")
+    func configuredAndMixedFolders() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-swiftdata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = MomlintProcess.packageRoot.appendingPathComponent("Fixtures/SwiftData/App")
+        for name in ["Note.swift", "Trip.swift", "Stop.swift", "Expense.swift", "StopCategory.swift"] {
+            try FileManager.default.copyItem(at: app.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let bundle = MomlintProcess.packageRoot.appendingPathComponent("Fixtures/Models/Notes.xcdatamodeld")
+        try FileManager.default.copyItem(at: bundle, to: folder.appendingPathComponent("Notes.xcdatamodeld"))
+        let config = folder.appendingPathComponent("momlint.yml")
+        try Data("swiftdata:\n  - \(folder.path)\n".utf8).write(to: config)
+
+        let configured = try MomlintProcess.run(["lint", "--config", config.path])
+        let option = try MomlintProcess.run(["lint", "--swiftdata", folder.path])
+        #expect(configured.status == 1, "\(configured.standardError)")
+        #expect(configured.standardOutput == option.standardOutput)
+        #expect(option.standardOutput.contains("/Note.swift:8:9: error: 'Note.description' clashes with NSObject's"))
+        #expect(option.standardError.contains("Linted 2 models"), "\(option.standardError)")
+    }
+
+    @Test("export and graph take a SwiftData folder as their model")
+    func exportAndGraph() throws {
+        let export = try MomlintProcess.run(["export", "--swiftdata", "Fixtures/SwiftData/CleanApp", "--compact"])
+        #expect(export.status == 0, "\(export.standardError)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(export.standardOutput.utf8)) as? [String: Any])
+        let entities = try #require(document["entities"] as? [[String: Any]])
+        #expect(entities.compactMap { $0["name"] as? String }.contains("Trip"))
+
+        let graph = try MomlintProcess.run(["graph", "--swiftdata", "Fixtures/SwiftData/App"])
+        #expect(graph.status == 0, "\(graph.standardError)")
+        #expect(graph.standardOutput.contains("Traveler"))
+        // Attributes in Swift's terms.
+        #expect(graph.standardOutput.contains("nights: Int<br/>"))
+
+        let nothing = try MomlintProcess.run(["export", "--swiftdata", "Fixtures/Models"])
+        #expect(nothing.status == 2)
+    }
+}
