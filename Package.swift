@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ModelGenerator", targets: ["ModelGenerator"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "SQLiteCascadeBenchmark", targets: ["SQLiteCascadeBenchmark"]),
+        .library(name: "ModelDiff", targets: ["ModelDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,7 +41,11 @@ let package = Package(
         // Knows nothing of rules, reporters or stores.
         .target(name: "DataModel", dependencies: ["CLibXML2"]),
         // The rule engine and the rule catalogue: a model in, findings out.
-        .target(name: "Linting", dependencies: ["DataModel"]),
+        .target(name: "Linting", dependencies: ["DataModel", "ModelDiff"]),
+        // The schema diff between two versions of a model, each change classified for migration
+        // (version hash, lightweight, data loss), and a bundle's versions in order. Used by the
+        // migration rules, `momlint diff`/`versions` and the stores' migration.
+        .target(name: "ModelDiff", dependencies: ["DataModel"]),
         // Model–code consistency: hand-written NSManagedObject subclasses (parsed with
         // swift-syntax) checked against the entities they represent.
         .target(
@@ -109,7 +114,7 @@ let package = Package(
             dependencies: [
                 "DataModel", "Linting", "SourceConsistency", "Conformance", "ReferenceStore", "CoreDataStoreAdapter",
                 "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "ModelGenerator",
-                "SQLiteStore",
+                "SQLiteStore", "ModelDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -124,6 +129,7 @@ let package = Package(
         ),
         .testTarget(name: "ModelGeneratorTests", dependencies: ["ModelGenerator", "DataModel", "Linting"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
+        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel"]),
         // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
         .testTarget(
             name: "ProcessAdapterTests",
