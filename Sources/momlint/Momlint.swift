@@ -16,7 +16,7 @@ struct Momlint: AsyncParsableCommand {
         version: version,
         subcommands: [
             LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self, GraphCommand.self,
-            GenerateModelCommand.self,
+            GenerateModelCommand.self, DiffCommand.self, PrintCommand.self, VersionsCommand.self,
         ],
         defaultSubcommand: LintCommand.self
     )
