@@ -396,17 +396,21 @@ struct SchemaComparison {
             changed(.versionHashModifier, a.versionHashModifier, b.versionHashModifier, "versionHashModifier",
                     true, true, false, false, [.propertyVersionHash])
         }
-        // Neither the transformer nor the decoded class is an input of the version hash, yet
-        // both decide how the stored bytes are read back: stores are opened without migration.
-        let storesEncoded = !transient && (b.attributeType == .transformable || b.attributeType == .binary)
+        // Neither the transformer nor the decoded class is an input of the version hash, yet the
+        // transformer decides how the stored bytes are read back: stores are opened without
+        // migration. Only a change away from a named transformer is flagged: moving from the
+        // default keyed unarchiver to NSSecureUnarchiveFromData (or a subclass of it, the usual
+        // reason for a custom name) reads the same keyed archives (inferred; docs/migrations.md).
         if a.valueTransformerName != b.valueTransformerName {
+            let readsOldFormat = Self.isKeyedArchiveTransformer(a.valueTransformerName)
+                || Self.keepsTransformer(named: a.valueTransformerName, in: b)
             changed(.valueTransformerName, a.valueTransformerName, b.valueTransformerName, "value transformer",
-                    false, true, false, storesEncoded && !hashChangedElsewhere(a, b), [.attributeVersionHash, .inferred])
+                    false, true, false, !transient && !readsOldFormat && !hashChangedElsewhere(a, b),
+                    [.attributeVersionHash, .inferred])
         }
         if a.customClassName != b.customClassName {
             changed(.customClassName, a.customClassName, b.customClassName, "custom class", false, true, false,
-                    storesEncoded && b.attributeType == .transformable && !hashChangedElsewhere(a, b),
-                    [.attributeVersionHash, .inferred])
+                    false, [.attributeVersionHash, .inferred])
         }
         if a.allowsExternalBinaryDataStorage != b.allowsExternalBinaryDataStorage {
             changed(.allowsExternalBinaryDataStorage, String(a.allowsExternalBinaryDataStorage),
@@ -426,6 +430,22 @@ struct SchemaComparison {
             changed(.validation, oldValidation, newValidation, "validation", false, true, false, false,
                     [.attributeVersionHash])
         }
+    }
+
+    /// The transformers that read keyed archives, Core Data's default format for a transformable
+    /// attribute (nil or empty: the default, NSKeyedUnarchiveFromData).
+    static func isKeyedArchiveTransformer(_ name: String?) -> Bool {
+        guard let name, !name.isEmpty else { return true }
+        return ["NSKeyedUnarchiveFromData", "NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer"]
+            .contains(name)
+    }
+
+    /// True when the newer attribute names no transformer but keeps the old name in its userInfo:
+    /// apps that register transformers at run time read the name from there (inferred from
+    /// real models, e.g. a `transformer` userInfo entry).
+    static func keepsTransformer(named name: String?, in attribute: Attribute) -> Bool {
+        guard let name, !name.isEmpty, (attribute.valueTransformerName ?? "").isEmpty else { return false }
+        return attribute.userInfo.entries.contains { $0.value == name }
     }
 
     /// True when an input of the attribute's hash changed too, so stores are migrated anyway.

@@ -55,7 +55,8 @@ public struct MigrationDropsDataRule: MigrationRule {
     public init() {}
 
     public func violations(in pair: MigrationPair) -> [Violation] {
-        guard pair.comparesMigration else { return [] }
+        // A mapping model for the pair says what becomes of every element: the developer decided.
+        guard pair.comparesMigration, !pair.diff.hasMappingModel else { return [] }
         let changes = pair.diff.changes
         return changes.filter(\.dataLoss).map { change in
             var suggestion: String?
@@ -80,7 +81,16 @@ public struct MigrationDropsDataRule: MigrationRule {
         let candidates = changes.filter { added in
             guard added.kind == .added, added.element == removed.element, added.entityName == removed.entityName,
                   let name = added.elementName else { return false }
-            guard removed.element == .attribute else { return true }
+            guard removed.element == .attribute else {
+                // A relationship: the same destination (by its name in the current version).
+                let oldDestination = pair.older.entity(named: removed.entityName)?.relationships
+                    .first { $0.name == removed.elementName }?.destinationEntityName
+                    ?? pair.older.entities.lazy.compactMap { $0.relationships.first { $0.name == removed.elementName } }
+                        .first?.destinationEntityName
+                let newDestination = pair.current.entity(named: added.entityName)?.relationships
+                    .first { $0.name == name }?.destinationEntityName
+                return oldDestination != nil && oldDestination == newDestination
+            }
             return pair.current.entity(named: added.entityName)?.attributes.first { $0.name == name }?.attributeType == removedType
         }
         return candidates.count == 1 ? candidates[0].elementName : nil

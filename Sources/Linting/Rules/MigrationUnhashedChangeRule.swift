@@ -7,13 +7,15 @@ public struct MigrationUnhashedChangeRule: MigrationRule {
     public static let description = RuleDescription(
         id: "migration_unhashed_change",
         name: "Migration Unhashed Change",
-        summary: "A change that alters how stored values are read (value transformer, decoded class) but changes no version hash, so existing stores are not migrated.",
+        summary: "A change that alters how stored values are read (a named value transformer replaced) but changes no version hash, so existing stores are not migrated.",
         rationale: """
             Core Data decides whether a store needs migrating by comparing version hashes. Apple documents \
             their inputs: for an attribute, its name, optionality, transience, read-only flag, type and \
-            `versionHashModifier`. The value transformer and the decoded class of a transformable attribute \
-            are not among them, yet they decide how the stored bytes are read back: after such a change the \
-            store opens without any migration and old values are decoded with the new transformer. Apple's \
+            `versionHashModifier`. The value transformer of a transformable attribute is not among them, yet \
+            it decides how the stored bytes are read back: after replacing a named transformer the store opens \
+            without any migration and old values are decoded by the new one. Moving from the default keyed \
+            unarchiver to NSSecureUnarchiveFromData (or a subclass, the usual custom name) reads the same \
+            archives and is not reported. Apple's \
             answer is `versionHashModifier`: "important in cases where the attributes of a property are \
             unchanged but the format or content of its data are changed".
             """,
@@ -31,22 +33,31 @@ public struct MigrationUnhashedChangeRule: MigrationRule {
         triggeringExamples: [
             RuleExample(older: """
                 <entity name="Note" representedClassName="Note">
-                    <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData" customClassName="[String]"/>
+                    <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="TagListArchiveTransformer" customClassName="[String]"/>
                 </entity>
                 """, current: """
                 <entity name="Note" representedClassName="Note">
-                    ↓<attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="TagListTransformer" customClassName="[String]"/>
+                    ↓<attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="TagListJSONTransformer" customClassName="[String]"/>
                 </entity>
                 """),
         ],
         nonTriggeringExamples: [
             RuleExample(older: """
                 <entity name="Note" representedClassName="Note">
-                    <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData" customClassName="[String]"/>
+                    <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="TagListArchiveTransformer" customClassName="[String]"/>
                 </entity>
                 """, current: """
                 <entity name="Note" representedClassName="Note">
-                    <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="TagListTransformer" customClassName="[String]" versionHashModifier="tag-list"/>
+                    <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="TagListJSONTransformer" customClassName="[String]" versionHashModifier="tag-list"/>
+                </entity>
+                """),
+            RuleExample(older: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="tags" optional="YES" attributeType="Transformable" customClassName="NSArray"/>
+                </entity>
+                """, current: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData" customClassName="[String]"/>
                 </entity>
                 """),
         ])
