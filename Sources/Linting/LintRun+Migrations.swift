@@ -4,7 +4,7 @@ import ModelDiff
 
 /// How `momlint lint` compares the versions of a bundle.
 public struct MigrationCheckOptions: Sendable {
-    /// Compare every older version with the current one, not only the previous one.
+    /// Compare every version before the current one with it, not only the previous one.
     public var allOlderVersions: Bool
     /// Where `shipped_version_modified` reads shipped versions from.
     public var base: VersionBase
@@ -48,9 +48,11 @@ extension LintRun {
             let folder = (bundlePath as NSString).deletingLastPathComponent
             let beside = MappingModels(searching: [folder.isEmpty ? "." : folder])
             var pairs: [MigrationPair] = []
-            let previousName = bundle.previous?.version.name
+            let compared = Set(bundle.migrationSources(allEarlier: options.allOlderVersions).map(\.file))
+            // Every non-current version is checked against the base (shipped_version_modified);
+            // only the previous (or every earlier) one is compared with the current one.
             for older in bundle.older {
-                let compares = options.allOlderVersions || older.version.name == previousName
+                let compares = compared.contains(older.file)
                 let bases: [BaseContents]
                 do {
                     bases = try ShippedVersions.contents(of: older.file, bundle: bundlePath,

@@ -92,9 +92,15 @@ public struct BundleVersions: Sendable {
         return identifiers
     }
 
-    /// The pairs a migration check compares: previous → current, or every older → current.
-    public func migrationPairs(allOlder: Bool) -> [(older: Model, current: Model)] {
-        let sources = allOlder ? older : (previous.map { [$0] } ?? [])
-        return sources.map { ($0, current) }
+    /// The versions before the current one in version order, oldest first: the ones stores can
+    /// be migrated from. A version ordered after the current one has not been current yet (a
+    /// draft, or the target of a manual migration, as in test bundles), so no store it wrote
+    /// is migrated to the current version; comparing it would only report a downgrade.
+    public var earlier: [Model] { Array(versions[..<currentIndex]) }
+
+    /// The versions a migration check compares with the current one: the previous one, or
+    /// every earlier one.
+    public func migrationSources(allEarlier: Bool) -> [Model] {
+        allEarlier ? earlier : (previous.map { [$0] } ?? [])
     }
 }

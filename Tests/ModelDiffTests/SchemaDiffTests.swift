@@ -158,6 +158,8 @@ import Testing
         #expect(bundle.orderSource == .folderNames)
         #expect(bundle.previous?.version.name == "Model 2")
         #expect(bundle.older.map(\.version.name) == ["Model", "Model 2"])
+        #expect(bundle.migrationSources(allEarlier: true).map(\.version.name) == ["Model", "Model 2"])
+        #expect(bundle.migrationSources(allEarlier: false).map(\.version.name) == ["Model 2"])
     }
 
     @Test func versionIdentifiersWinWhenEveryVersionHasOne() throws {
@@ -177,6 +179,9 @@ import Testing
         // The current version need not be the last: previous is the one before it.
         #expect(bundle.previous?.version.name == "First")
         #expect(bundle.older.map(\.version.name) == ["First", "Aardvark"])
+        // A version after the current one is never migrated from.
+        #expect(bundle.migrationSources(allEarlier: true).map(\.version.name) == ["First"])
+        #expect(bundle.migrationSources(allEarlier: false).map(\.version.name) == ["First"])
     }
 
     @Test func mappingModelNamesMustBeWholeFolders() {
