@@ -101,8 +101,11 @@ public enum ShippedVersions {
             .trimmingCharacters(in: .whitespacesAndNewlines) == "true"
     }
 
+    /// The raw bytes of a blob. `cat-file` applies no textconv driver, unlike `git show` for a
+    /// blob: with `momlint print` set up as the textconv of `contents` files (docs/migrations.md),
+    /// `git show` would hand back the printed text, not the XML.
     private static func show(_ object: String, in folder: String) -> [UInt8]? {
-        git(["show", object], in: folder)
+        git(["cat-file", "blob", object], in: folder)
     }
 
     /// Runs git in `folder`; its standard output, or nil when it fails or is not installed.
@@ -110,7 +113,7 @@ public enum ShippedVersions {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", folder] + arguments
-        // A repository's configuration must not run anything (e.g. a textconv or fsmonitor).
+        // Reading must not take the index lock a pre-commit hook's own git process may hold.
         var environment = ProcessInfo.processInfo.environment
         environment["GIT_OPTIONAL_LOCKS"] = "0"
         process.environment = environment
