@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ModelGenerator", targets: ["ModelGenerator"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "SQLiteCascadeBenchmark", targets: ["SQLiteCascadeBenchmark"]),
+        .library(name: "ModelDiff", targets: ["ModelDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,7 +46,11 @@ let package = Package(
         // terminal) and writing reports (never replacing a link, a FIFO or a device).
         .target(name: "SafeFiles"),
         // The rule engine and the rule catalogue: a model in, findings out.
-        .target(name: "Linting", dependencies: ["DataModel", "SafeFiles"]),
+        .target(name: "Linting", dependencies: ["DataModel", "SafeFiles", "ModelDiff"]),
+        // The schema diff between two versions of a model, each change classified for migration
+        // (version hash, lightweight, data loss), and a bundle's versions in order. Used by the
+        // migration rules, `momlint diff`/`versions` and the stores' migration.
+        .target(name: "ModelDiff", dependencies: ["DataModel"]),
         // Model–code consistency: hand-written NSManagedObject subclasses (parsed with
         // swift-syntax) checked against the entities they represent.
         .target(
@@ -126,7 +131,7 @@ let package = Package(
                 "DataModel", "Linting", "SourceConsistency", "SwiftDataModel", "Conformance", "ReferenceStore",
                 "CoreDataStoreAdapter",
                 "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "ModelGenerator",
-                "SQLiteStore", "SafeFiles",
+                "SQLiteStore", "SafeFiles", "ModelDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -158,6 +163,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
+        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel"]),
         // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
         .testTarget(
             name: "ProcessAdapterTests",

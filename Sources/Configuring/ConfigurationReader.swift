@@ -64,6 +64,8 @@ struct ConfigurationReader {
             configuration.disabledRules = Set(knownRules(value, key: key.rawValue) ?? [])
         case .onlyRules:
             configuration.onlyRules = knownRules(value, key: key.rawValue)
+        case .migration:
+            readMigration(value)
         case .strict:
             switch value.scalar.map({ $0.string.lowercased() }) {
             case "true"?, "yes"?, "on"?: configuration.strict = true
@@ -72,6 +74,48 @@ struct ConfigurationReader {
             }
         }
     }
+
+    /// `migration: {all_versions: bool, since: REV, version_order: {bundle: [names]}}`.
+    private mutating func readMigration(_ value: Node) {
+        guard let mapping = value.mapping else {
+            warn(at: value, ConfigurationWording.expectedMapping("migration", keys: Self.migrationKeys))
+            return
+        }
+        for (keyNode, entry) in mapping {
+            switch keyNode.string {
+            case "all_versions"?:
+                switch entry.scalar.map({ $0.string.lowercased() }) {
+                case "true"?, "yes"?, "on"?: configuration.migration.allVersions = true
+                case "false"?, "no"?, "off"?: configuration.migration.allVersions = false
+                default: warn(at: entry, ConfigurationWording.expectedBoolean("migration.all_versions",
+                                                                              found: entry.string ?? Self.kind(of: entry)))
+                }
+            case "since"?:
+                if let text = entry.scalar?.string, !text.isEmpty {
+                    configuration.migration.since = text
+                } else {
+                    warn(at: entry, ConfigurationWording.expectedText(in: "migration.since"))
+                }
+            case "version_order"?:
+                guard let bundles = entry.mapping else {
+                    warn(at: entry, ConfigurationWording.expectedMapping("migration.version_order", keys: ["<bundle>"]))
+                    continue
+                }
+                for (bundleNode, names) in bundles {
+                    guard let bundle = bundleNode.string,
+                          let list = strings(names, key: "migration.version_order.\(bundleNode.string ?? "")") else { continue }
+                    // A path is taken relative to the configuration's folder; a bare bundle name matches any bundle of that name.
+                    let key = bundle.contains("/") ? FilePaths.absolute(bundle, base: folder) : bundle
+                    configuration.migration.versionOrder[key] = list
+                }
+            default:
+                warn(at: keyNode, ConfigurationWording.unknownKey(inMapping: "migration", keyNode.string ?? "",
+                                                                  keys: Self.migrationKeys))
+            }
+        }
+    }
+
+    static let migrationKeys = ["all_versions", "since", "version_order"]
 
     /// `rule: error`, or `rule: {severity: error, option: value}`. `validOptions` is nil for a
     /// rule that takes none.

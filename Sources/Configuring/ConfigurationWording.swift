@@ -38,6 +38,14 @@ public enum ConfigurationWording {
         "'\(key)' expects a list (e.g. '\(key): [a, b]'); ignoring it"
     }
 
+    static func expectedMapping(_ key: String, keys: [String]) -> String {
+        "'\(key)' expects a mapping of \(keys.map { "'\($0)'" }.joined(separator: ", ")); ignoring it"
+    }
+
+    static func unknownKey(inMapping key: String, _ name: String, keys: [String]) -> String {
+        "unknown key '\(name)' in '\(key)'; ignoring it; keys: \(keys.joined(separator: ", "))"
+    }
+
     static func expectedText(in key: String) -> String {
         "'\(key)' expects text entries; ignoring an entry that is a list or a mapping"
     }

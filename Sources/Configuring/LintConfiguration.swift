@@ -15,6 +15,20 @@ public struct LintConfiguration: Sendable {
         case sources
         case swiftData = "swiftdata"
         case swiftDataCloudKit = "swiftdata_cloudkit"
+        /// `migration: {all_versions: true, since: origin/main, version_order: {Model.xcdatamodeld: [A, B]}}`
+        case migration
+    }
+
+    /// The `migration` key: how the migration rules compare a bundle's versions.
+    public struct MigrationSettings: Hashable, Sendable {
+        /// Compare every older version with the current one, like `--all-versions`.
+        public var allVersions: Bool?
+        /// The base revision for `shipped_version_modified`, like `--since`.
+        public var since: String?
+        /// Version names in order, by bundle folder name (or path), for names that do not sort.
+        public var versionOrder: [String: [String]] = [:]
+
+        public init() {}
     }
 
     /// A rule's own entry: `missing_inverse: error` or `too_many: {severity: error, limit: 150}`.
@@ -46,6 +60,8 @@ public struct LintConfiguration: Sendable {
     /// `ModelConfiguration(cloudKitDatabase:)` in the sources says so (e.g. `.automatic`
     /// with a CloudKit entitlement).
     public var swiftDataCloudKit: Bool?
+    /// How the migration rules compare versions (`migration`).
+    public var migration = MigrationSettings()
     /// The files this configuration was read from, in merge order.
     public var files: [String]
 
@@ -80,6 +96,9 @@ public struct LintConfiguration: Sendable {
         result.sources = sources + other.sources.filter { !sources.contains($0) }
         result.swiftData = swiftData + other.swiftData.filter { !swiftData.contains($0) }
         result.swiftDataCloudKit = other.swiftDataCloudKit ?? swiftDataCloudKit
+        result.migration.allVersions = other.migration.allVersions ?? migration.allVersions
+        result.migration.since = other.migration.since ?? migration.since
+        result.migration.versionOrder.merge(other.migration.versionOrder) { _, new in new }
         result.files += other.files
         return result
     }

@@ -59,6 +59,7 @@ public enum RuleCategory: String, Sendable, CaseIterable, Codable {
     case deleteRules = "Delete rules"
     case structure = "Structure and versions"
     case cloudKit = "CloudKit"
+    case migration = "Migration"
 }
 
 /// A check over one model. A rule is pure: the same model always gives the same

@@ -42,6 +42,13 @@ public enum RuleCatalogue {
         CloudKitOrderedRelationshipRule.self,
         CloudKitUnsupportedAttributeTypeRule.self,
         CloudKitRelationshipOutsideConfigurationRule.self,
+        // Migration (two versions of a bundle; see MigrationRule)
+        MigrationNotInferableRule.self,
+        MigrationRequiredWithoutDefaultRule.self,
+        MigrationDropsDataRule.self,
+        MigrationUnhashedChangeRule.self,
+        ShippedVersionModifiedRule.self,
+        CloudKitDestructiveChangeRule.self,
     ]
 
     public static func rule(id: String) -> (any Rule.Type)? {

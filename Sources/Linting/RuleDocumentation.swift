@@ -129,6 +129,10 @@ public enum RuleDocumentation {
         for (title, examples) in [("Triggering example", description.triggeringExamples),
                                   ("Non-triggering example", description.nonTriggeringExamples)] {
             for example in examples {
+                if let older = example.markedOlderText {
+                    text += "\n\(title), older version:\n" + older.split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { "    \($0)" }.joined(separator: "\n") + "\n"
+                }
                 text += "\n\(title):\n" + example.markedText.split(separator: "\n", omittingEmptySubsequences: false)
                     .map { "    \($0)" }.joined(separator: "\n") + "\n"
             }
@@ -141,10 +145,28 @@ public enum RuleDocumentation {
         var text = "## \(title)\n\n"
         if let note { text += note + "\n\n" }
         for example in examples {
+            if example.document == .migration {
+                text += migrationExample(example)
+                continue
+            }
             let caption = example.document == .currentVersionFile
                 ? "In `.xccurrentversion` of a bundle holding only `Example.xcdatamodel`:\n\n" : ""
             text += caption + "```xml\n\(example.markedText)\n```\n\n"
         }
+        return text
+    }
+
+    /// A two-version example: the older version (as the base revision holds it, when given), then
+    /// the current one.
+    private static func migrationExample(_ example: RuleExample) -> String {
+        var text = ""
+        if let base = example.olderAtBaseText {
+            text += "`Example` (not current) as `HEAD` holds it:\n\n```xml\n\(base)\n```\n\n"
+            text += "`Example` in the working tree:\n\n```xml\n\(example.markedOlderText ?? "")\n```\n\n"
+        } else {
+            text += "Older version `Example`:\n\n```xml\n\(example.markedOlderText ?? "")\n```\n\n"
+        }
+        text += "Current version `Example 2`:\n\n```xml\n\(example.markedText)\n```\n\n"
         return text
     }
 

@@ -14,6 +14,10 @@ public struct RuleExample: Sendable {
         case modelContents
         /// A bundle's `.xccurrentversion` property list.
         case currentVersionFile
+        /// Two versions of a bundle: `markedOlderText` (the older version's `<model>` children)
+        /// and `markedText` (the current version's), for the migration rules. Markers may stand
+        /// in either; `olderAtBaseText`, when set, is the older version as a base revision holds it.
+        case migration
     }
 
     /// The marker that stands where a finding must be reported.
@@ -22,6 +26,11 @@ public struct RuleExample: Sendable {
     /// The snippet as written, markers included.
     public var markedText: String
     public var document: Document
+    /// For a `.migration` example: the older version, markers included.
+    public var markedOlderText: String?
+    /// For a `.migration` example of an edited shipped version: the older version as the base
+    /// revision (git `HEAD`, or the lock file) holds it.
+    public var olderAtBaseText: String?
     public var fileID: String
     public var filePath: String
     public var line: Int
@@ -34,6 +43,17 @@ public struct RuleExample: Sendable {
         self.filePath = filePath
         self.line = line
     }
+
+    /// A two-version example for a migration rule: `older` → `current`.
+    public init(older: String, current: String, olderAtBase: String? = nil,
+                fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) {
+        self.init(current, document: .migration, fileID: fileID, filePath: filePath, line: line)
+        markedOlderText = older
+        olderAtBaseText = olderAtBase
+    }
+
+    /// The older version without markers.
+    public var olderText: String? { markedOlderText.map { $0.filter { $0 != Self.marker } } }
 
     /// The snippet without markers: what a user would write.
     public var text: String { markedText.filter { $0 != Self.marker } }

@@ -3,6 +3,7 @@ import Configuring
 import DataModel
 import Foundation
 import Linting
+import ModelDiff
 import Reporting
 import SafeFiles
 import SourceConsistency
@@ -27,8 +28,13 @@ struct LintCommand: ParsableCommand {
         valueName: "path"))
     var paths: [String] = []
 
-    @Flag(help: "Lint every version in a bundle, not only the current one.")
+    @Flag(help: "Lint every version in a bundle, not only the current one, and check migrating each older version to the current one (not only the previous).")
     var allVersions = false
+
+    @Option(help: ArgumentHelp(
+        "The git revision shipped versions are compared with (shipped_version_modified), e.g. a pull request's target branch; 'none' to skip. Default: HEAD, or the bundle's versions lock file.",
+        valueName: "rev"))
+    var since: String?
 
     @Option(name: .customLong("sources"), help: ArgumentHelp(
         "A folder (searched recursively) or .swift file whose NSManagedObject subclasses are checked against the models; repeatable, and added to the configuration's `sources`.",
@@ -109,6 +115,12 @@ struct LintCommand: ParsableCommand {
         run.lintSwiftData(in: swiftDataPaths, engine: engine, loader: loader,
                           usesCloudKit: configuration.swiftDataCloudKit ?? false)
         #endif
+        let since = since ?? configuration.migration.since
+        run.checkMigrations(loader: loader, engine: engine, options: MigrationCheckOptions(
+            allOlderVersions: allVersions || configuration.migration.allVersions == true,
+            base: since.map { $0 == "none" ? .none : ($0 == "HEAD" ? .head : .revision($0)) } ?? .head,
+            versionOrder: configuration.migration.versionOrder,
+            mappingSearchPaths: configuration.paths(arguments: paths)))
         run = configuration.applied(to: configuration.excluding(from: run))
         var inputFailed = !run.loadFailures.isEmpty
         if let writeBaseline {

@@ -15,12 +15,21 @@ struct Momlint: AsyncParsableCommand {
             still linted and reported).
             """,
         version: version,
-        subcommands: [
-            LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self, GraphCommand.self,
-            GenerateModelCommand.self, StoreCommand.self,
-        ],
+        subcommands: subcommands,
         defaultSubcommand: LintCommand.self
     )
+
+    /// Every subcommand; the pre-commit hook's build has no SQLite, so no `store` there.
+    static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
+            LintCommand.self, RulesCommand.self, ConformanceCommand.self, ExportCommand.self, GraphCommand.self,
+            GenerateModelCommand.self, DiffCommand.self, PrintCommand.self, VersionsCommand.self,
+        ]
+        #if !MOMLINT_HOOK_BUILD
+        commands.append(StoreCommand.self)
+        #endif
+        return commands
+    }
 
     /// ArgumentParser's own `main`, except that a wrong command line exits with 2, the code
     /// momlint documents for it, instead of ArgumentParser's 64 (`EX_USAGE`), so scripts

@@ -1,3 +1,5 @@
+// The pre-commit hook's build has no SQLite (MOMLINT_HOOK_BUILD; Package.swift), so no `store`.
+#if !MOMLINT_HOOK_BUILD
 import ArgumentParser
 import DataModel
 import Foundation
@@ -118,3 +120,4 @@ struct StoreWhichVersionCommand: ParsableCommand {
         throw ExitCode.findings
     }
 }
+#endif

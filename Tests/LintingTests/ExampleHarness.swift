@@ -71,7 +71,35 @@ enum ExampleHarness {
                            messages: findings.map(\.message))
         case .currentVersionFile:
             return try runInBundle(example, rule: rule)
+        case .migration:
+            return try runMigration(example, rule: rule, variant: variant)
         }
+    }
+
+    static let olderFile = "Example.xcdatamodeld/Example.xcdatamodel/contents"
+    static let currentFile = "Example.xcdatamodeld/Example 2.xcdatamodel/contents"
+
+    /// Loads the example's two versions (and the older one as the base holds it) as versions
+    /// of one bundle and runs the migration rule over the pair. A position in the older version
+    /// counts as line + 100,000, so that markers in both documents compare in one list.
+    private static func runMigration(_ example: RuleExample, rule: any Rule.Type, variant: Variant) throws -> Outcome {
+        func load(_ marked: String, file: String, name: String, current: Bool) throws -> (Model, [Position]) {
+            let (text, markers) = extractMarkers(from: contents(wrapping: rewrite(marked, as: variant)))
+            let version = ModelVersion(bundlePath: "Example.xcdatamodeld", name: name,
+                                       bundleVersionNames: ["Example", "Example 2"],
+                                       selection: current ? .declaredCurrent : .otherVersion)
+            return (try ModelLoader().model(fromContents: Array(text.utf8), file: file, version: version), markers)
+        }
+        let (older, olderMarkers) = try load(example.markedOlderText ?? "", file: olderFile, name: "Example", current: false)
+        let (current, currentMarkers) = try load(example.markedText, file: currentFile, name: "Example 2", current: true)
+        let base = try example.olderAtBaseText.map { try load($0, file: olderFile, name: "Example", current: false).0 }
+        let pair = MigrationPair(older: older, current: current, olderAtBase: base, baseName: base == nil ? nil : "HEAD")
+        let findings = LintEngine(rules: [rule]).lintMigrations([pair])
+        let shifted = olderMarkers.map { Position(line: $0.line + 100_000, column: $0.column) }
+        return Outcome(expected: (currentMarkers + shifted).sorted(),
+                       found: findings.map { Position(line: $0.location.line + ($0.location.file == olderFile ? 100_000 : 0),
+                                                      column: $0.location.column) },
+                       messages: findings.map(\.message))
     }
 
     /// Writes a bundle holding `Example.xcdatamodel` and the example as its `.xccurrentversion`,

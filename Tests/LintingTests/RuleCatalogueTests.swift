@@ -23,6 +23,9 @@ struct RuleCatalogueTests {
         ("cloudkit_required_relationship", .error), ("cloudkit_missing_inverse", .error),
         ("cloudkit_deny_rule", .error), ("cloudkit_ordered_relationship", .error),
         ("cloudkit_unsupported_attribute_type", .error), ("cloudkit_relationship_outside_configuration", .error),
+        ("migration_not_inferable", .error), ("migration_required_without_default", .error),
+        ("migration_drops_data", .warning), ("migration_unhashed_change", .warning),
+        ("shipped_version_modified", .error), ("cloudkit_destructive_change", .error),
     ]
 
     @Test func catalogueHoldsExactlyThePublishedRules() {

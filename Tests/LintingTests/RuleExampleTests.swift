@@ -14,7 +14,7 @@ struct RuleExampleTests {
         let examples = rule.description.triggeringExamples
         #expect(!examples.isEmpty, "'\(id)' has no triggering example")
         for example in examples {
-            let variants: [ExampleHarness.Variant] = example.document == .modelContents
+            let variants: [ExampleHarness.Variant] = example.document != .currentVersionFile
                 ? ExampleHarness.Variant.allCases : [.asWritten]
             for variant in variants {
                 let outcome = try ExampleHarness.run(example, rule: rule, variant: variant)
@@ -35,7 +35,7 @@ struct RuleExampleTests {
         for example in examples {
             #expect(!example.markedText.contains(RuleExample.marker), "a non-triggering example of '\(id)' has a marker",
                     sourceLocation: location(of: example))
-            let variants: [ExampleHarness.Variant] = example.document == .modelContents
+            let variants: [ExampleHarness.Variant] = example.document != .currentVersionFile
                 ? ExampleHarness.Variant.allCases : [.asWritten]
             for variant in variants {
                 let outcome = try ExampleHarness.run(example, rule: rule, variant: variant)

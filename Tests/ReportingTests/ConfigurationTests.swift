@@ -45,6 +45,26 @@ import Testing
         #expect(configuration.paths(arguments: ["A.xcdatamodeld"]) == ["A.xcdatamodeld"])
     }
 
+    @Test func migrationSettingsAreRead() throws {
+        let loaded = try parse("""
+            migration:
+              all_versions: yes
+              since: origin/main
+              version_order:
+                Model.xcdatamodeld: [Initial, Spring, Summer]
+                Sub/Other.xcdatamodeld: [B, A]
+              nonsense: 1
+            """)
+        let migration = loaded.configuration.migration
+        #expect(migration.allVersions == true)
+        #expect(migration.since == "origin/main")
+        #expect(migration.versionOrder["Model.xcdatamodeld"] == ["Initial", "Spring", "Summer"])
+        #expect(migration.versionOrder["/project/Sub/Other.xcdatamodeld"] == ["B", "A"])
+        #expect(loaded.warnings.map(\.description) == [
+            ".momlint.yml:7:3: warning: unknown key 'nonsense' in 'migration'; ignoring it; keys: all_versions, since, version_order",
+        ])
+    }
+
     @Test func unknownKeysAndRuleIDsWarnWithTheirPlaceAndASuggestion() throws {
         let loaded = try parse("""
             disabled_rule: [test_no_action]
@@ -52,7 +72,7 @@ import Testing
             """)
         #expect(loaded.warnings.map(\.description) == [
             ".momlint.yml:1:1: warning: unknown key 'disabled_rule' is neither a configuration key nor a rule id; "
-                + "ignoring it (did you mean 'disabled_rules'?); keys: included, excluded, disabled_rules, only_rules, strict, sources, swiftdata, swiftdata_cloudkit",
+                + "ignoring it (did you mean 'disabled_rules'?); keys: included, excluded, disabled_rules, only_rules, strict, sources, swiftdata, swiftdata_cloudkit, migration",
             ".momlint.yml:2:14: warning: unknown rule id 'test_no_actoin' in 'only_rules'; ignoring it (did you mean 'test_no_action'?)",
             ".momlint.yml:2:30: warning: unknown rule id 'nonsense_rule_id_here' in 'only_rules'; ignoring it; "
                 + "'momlint rules' lists the rule ids",

@@ -1,0 +1,87 @@
+import DataModel
+import ModelDiff
+
+/// Two versions of one bundle that the migration rules compare: an older version and the
+/// current one, with the schema diff between them computed once for every rule.
+public struct MigrationPair: Sendable {
+    public let older: Model
+    public let current: Model
+    /// older → current, from the one diff engine (`ModelDiff`).
+    public let diff: SchemaDiff
+    /// False when the pair is here only so that `shipped_version_modified` can look at the
+    /// older version (it is not the previous one and every older version was not asked for).
+    public let comparesMigration: Bool
+    /// The older version as the base revision holds it (git, or the lock file); nil when there
+    /// is no base or the base does not hold this version (it has not shipped).
+    public let olderAtBase: Model?
+    /// How findings name the base: `HEAD`, a revision, or the lock file's name.
+    public let baseName: String?
+    /// The current version as rules read single models, for shared facts (CloudKit scope).
+    public let linted: LintedModel
+
+    public init(older: Model, current: Model, hasMappingModel: Bool = false, comparesMigration: Bool = true,
+                olderAtBase: Model? = nil, baseName: String? = nil) {
+        self.older = older
+        self.current = current
+        self.diff = SchemaDiff(from: older, to: current, hasMappingModel: hasMappingModel)
+        self.comparesMigration = comparesMigration
+        self.olderAtBase = olderAtBase
+        self.baseName = baseName
+        self.linted = LintedModel(current)
+    }
+
+    /// The older version's name as findings quote it.
+    public var olderName: String { older.version.name.isEmpty ? older.file : older.version.name }
+    public var currentName: String { current.version.name.isEmpty ? current.file : current.version.name }
+
+    /// Where a finding about `change` belongs: its element in the current version, else its
+    /// entity there, else the current version's `<model>` element.
+    public func location(of change: SchemaChange) -> SourceLocation {
+        change.location(orEntityIn: current) ?? current.location
+    }
+}
+
+/// A rule over two versions of a model. It is also a `Rule` (so the catalogue, configuration,
+/// documentation and `momlint rules` treat it like any other), whose single-model check finds
+/// nothing.
+public protocol MigrationRule: Rule {
+    func violations(in pair: MigrationPair) -> [Violation]
+}
+
+extension MigrationRule {
+    public func violations(in model: LintedModel) -> [Violation] { [] }
+}
+
+extension Violation {
+    /// A violation about one schema change, located in the current version.
+    init(_ message: String, about change: SchemaChange, in pair: MigrationPair, suggestion: String? = nil) {
+        self.init(message: message, location: pair.location(of: change), entityName: change.entityName,
+                  propertyName: change.propertyName, suggestion: suggestion)
+    }
+}
+
+extension LintEngine {
+    /// The findings of the engine's migration rules over each pair, in report order. Severity
+    /// overrides and options apply as for any rule; `momlint:disable` entries are read from the
+    /// version each finding is located in.
+    public func lintMigrations(_ pairs: [MigrationPair]) -> [Finding] {
+        let migrationRules = rules.compactMap { rule -> (any Rule.Type, any MigrationRule)? in
+            guard let instance = ((try? makeRule(rule)) ?? rule.init()) as? any MigrationRule else { return nil }
+            return (rule, instance)
+        }
+        guard !migrationRules.isEmpty else { return [] }
+        var findings: [Finding] = []
+        for pair in pairs {
+            let suppressions = [pair.current.file: Suppressions(model: pair.current),
+                                pair.older.file: Suppressions(model: pair.older)]
+            for (rule, instance) in migrationRules {
+                let severity = self.severity(of: rule)
+                for violation in instance.violations(in: pair) {
+                    let finding = Finding(violation, ruleID: rule.description.id, severity: severity)
+                    if suppressions[finding.location.file]?.silences(finding) != true { findings.append(finding) }
+                }
+            }
+        }
+        return findings.sorted(by: Finding.reportOrder)
+    }
+}

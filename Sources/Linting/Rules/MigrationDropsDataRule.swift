@@ -1,0 +1,98 @@
+import DataModel
+import ModelDiff
+
+/// A stored property or entity of an older version that the current version no longer has,
+/// with nothing renamed from it.
+public struct MigrationDropsDataRule: MigrationRule {
+    public static let description = RuleDescription(
+        id: "migration_drops_data",
+        name: "Migration Drops Data",
+        summary: "A persistent property or entity disappears between an older version and the current one and nothing is renamed from it.",
+        rationale: """
+            Lightweight migration matches elements by name, or by the renaming identifier set on the \
+            new element (Xcode's "Renaming ID", written as `elementID`). A property renamed without one \
+            is, to Core Data, one property removed and another added: the migration succeeds and every \
+            stored value of the old property is silently dropped. The same holds for entities, for a \
+            to-many relationship made to-one (one destination is kept), and for a concrete entity made \
+            abstract. Removing a transient property loses nothing and is not reported.
+            """,
+        sources: [
+            MigrationSource.lightweightMigration.url,
+            MigrationSource.versioningGuide.url,
+            "docs/migrations.md",
+        ],
+        howToFix: """
+            If the data moved to a new element, set the new element's Renaming ID to the old name; if the removal \
+            is intended, disable this finding for the element.
+            """,
+        category: .migration,
+        defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample(older: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="body" optional="YES" attributeType="String"/>
+                    <attribute name="cache" optional="YES" transient="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                ↓<entity name="Note" representedClassName="Note">
+                    <attribute name="text" optional="YES" attributeType="String"/>
+                </entity>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(older: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="body" optional="YES" attributeType="String"/>
+                    <attribute name="cache" optional="YES" transient="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="text" optional="YES" attributeType="String" elementID="body"/>
+                </entity>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in pair: MigrationPair) -> [Violation] {
+        // A mapping model for the pair says what becomes of every element: the developer decided.
+        guard pair.comparesMigration, !pair.diff.hasMappingModel else { return [] }
+        let changes = pair.diff.changes
+        return changes.filter(\.dataLoss).map { change in
+            var suggestion: String?
+            if change.kind == .removed, change.isPropertyChange, let removedName = change.elementName,
+               let candidate = replacement(for: change, among: changes, in: pair) {
+                suggestion = "if '\(candidate)' holds what '\(removedName)' held, set its Renaming ID to '\(removedName)' "
+                    + "(elementID=\"\(removedName)\")"
+            }
+            return Violation(
+                "migrating stores of '\(pair.olderName)' to '\(pair.currentName)' drops data: \(change.details)"
+                    + (suggestion == nil ? "" : "; \(suggestion!)"),
+                about: change, in: pair, suggestion: suggestion)
+        }
+    }
+
+    /// A property of the same kind (and attribute type) added to the same entity: the likely
+    /// new name of a removed property.
+    private func replacement(for removed: SchemaChange, among changes: [SchemaChange], in pair: MigrationPair) -> String? {
+        let removedType = pair.older.entity(named: removed.entityName).flatMap { entity in
+            entity.attributes.first { $0.name == removed.elementName }?.attributeType
+        } ?? pair.older.entities.lazy.compactMap { $0.attributes.first { $0.name == removed.elementName } }.first?.attributeType
+        let candidates = changes.filter { added in
+            guard added.kind == .added, added.element == removed.element, added.entityName == removed.entityName,
+                  let name = added.elementName else { return false }
+            guard removed.element == .attribute else {
+                // A relationship: the same destination (by its name in the current version).
+                let oldDestination = pair.older.entity(named: removed.entityName)?.relationships
+                    .first { $0.name == removed.elementName }?.destinationEntityName
+                    ?? pair.older.entities.lazy.compactMap { $0.relationships.first { $0.name == removed.elementName } }
+                        .first?.destinationEntityName
+                let newDestination = pair.current.entity(named: added.entityName)?.relationships
+                    .first { $0.name == name }?.destinationEntityName
+                return oldDestination != nil && oldDestination == newDestination
+            }
+            return pair.current.entity(named: added.entityName)?.attributes.first { $0.name == name }?.attributeType == removedType
+        }
+        return candidates.count == 1 ? candidates[0].elementName : nil
+    }
+}

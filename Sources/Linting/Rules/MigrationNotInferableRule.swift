@@ -1,0 +1,93 @@
+import DataModel
+import ModelDiff
+
+/// A change between an older version and the current one that lightweight migration cannot
+/// infer, with no mapping model for the pair.
+public struct MigrationNotInferableRule: MigrationRule {
+    public static let description = RuleDescription(
+        id: "migration_not_inferable",
+        name: "Migration Not Inferable",
+        summary: "A change from an older version to the current one that lightweight migration cannot infer, with no mapping model for the pair.",
+        rationale: """
+            Core Data opens a store written by an older version by migrating it to the current one. \
+            Without a mapping model it infers one, which Apple documents only for obvious patterns: \
+            adding or removing attributes, relationships and entities, renaming them through a renaming \
+            identifier, optional ↔ required with a default value, to-one ↔ to-many and ordering changes, \
+            and moving properties within a hierarchy. A change of attribute type, a relationship pointed \
+            at another entity, or two existing hierarchies merged under a common parent is none of these: \
+            the store cannot be opened and the app gets NSMigrationMissingMappingModelError (134140) on \
+            the user's device. The finding is on the current version's element and names the older version.
+            """,
+        sources: [
+            MigrationSource.lightweightMigration.url,
+            MigrationSource.versioningGuide.url,
+            "docs/migrations.md",
+        ],
+        howToFix: """
+            Keep the old element and add a new one (e.g. a new attribute of the new type, filled in code after \
+            the migration), or add a mapping model (.xcmappingmodel) from the older version to the current one.
+            """,
+        category: .migration,
+        defaultSeverity: .error,
+        triggeringExamples: [
+            RuleExample(older: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="rating" optional="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                <entity name="Note" representedClassName="Note">
+                    ↓<attribute name="rating" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+                </entity>
+                """),
+            RuleExample(older: """
+                <entity name="Photo" representedClassName="Photo">
+                    <attribute name="caption" optional="YES" attributeType="String"/>
+                </entity>
+                <entity name="Video" representedClassName="Video">
+                    <attribute name="caption" optional="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                <entity name="Media" representedClassName="Media" isAbstract="YES">
+                    <attribute name="caption" optional="YES" attributeType="String"/>
+                </entity>
+                ↓<entity name="Photo" representedClassName="Photo" parentEntity="Media"/>
+                ↓<entity name="Video" representedClassName="Video" parentEntity="Media"/>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(older: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="rating" optional="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="rating" optional="YES" attributeType="String"/>
+                    <attribute name="score" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+                </entity>
+                """),
+            RuleExample(older: """
+                <entity name="Car" representedClassName="Car">
+                    <attribute name="color" optional="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                <entity name="Automobile" representedClassName="Automobile" elementID="Car">
+                    <attribute name="paintColor" optional="YES" attributeType="String" elementID="color"/>
+                </entity>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in pair: MigrationPair) -> [Violation] {
+        guard pair.comparesMigration, !pair.diff.hasMappingModel else { return [] }
+        // A missing default is migration_required_without_default's finding.
+        return pair.diff.changes.filter { !$0.lightweight && !$0.needsDefaultValue }.map { change in
+            Violation(
+                "migrating stores of '\(pair.olderName)' to '\(pair.currentName)': \(change.details) cannot be inferred "
+                    + "by lightweight migration (134140); keep the old element and add a new one, "
+                    + "or add a mapping model from '\(pair.olderName)' to '\(pair.currentName)'",
+                about: change, in: pair,
+                suggestion: "add a mapping model '\(pair.olderName) to \(pair.currentName).xcmappingmodel'")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import DataModel
+import ModelDiff
+
+/// A required attribute that rows of an older version have no value for, with no default value.
+public struct MigrationRequiredWithoutDefaultRule: MigrationRule {
+    public static let description = RuleDescription(
+        id: "migration_required_without_default",
+        name: "Migration Required Without Default",
+        summary: "An attribute becomes required, or a required attribute is added, with no default value for the rows an older version wrote.",
+        rationale: """
+            Apple lists "an optional attribute becoming non-optional, and defining a default value" among \
+            the changes lightweight migration handles: the default is what existing rows get. Without one, \
+            every migrated row has no value for a required attribute and the migration fails validation \
+            (NSValidationMissingMandatoryPropertyError, 1570, reported as a failed migration, 134110), \
+            so the app cannot open its store on the user's device.
+            """,
+        sources: [
+            MigrationSource.lightweightMigration.url,
+            "docs/migrations.md",
+        ],
+        howToFix: "Give the attribute a default value in the current version, or make it optional.",
+        category: .migration,
+        defaultSeverity: .error,
+        triggeringExamples: [
+            RuleExample(older: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                <entity name="Note" representedClassName="Note">
+                    ↓<attribute name="createdAt" attributeType="Date" usesScalarValueType="NO"/>
+                    ↓<attribute name="title" attributeType="String"/>
+                </entity>
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(older: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="pinned" attributeType="Boolean" defaultValueString="NO" usesScalarValueType="YES"/>
+                    <attribute name="title" attributeType="String" defaultValueString="Untitled"/>
+                    <attribute name="cache" transient="YES" attributeType="String"/>
+                </entity>
+                """),
+        ])
+
+    public init() {}
+
+    public func violations(in pair: MigrationPair) -> [Violation] {
+        guard pair.comparesMigration, !pair.diff.hasMappingModel else { return [] }
+        return pair.diff.changes.filter(\.needsDefaultValue).map { change in
+            let name = "'\(change.entityName).\(change.elementName ?? "")'"
+            return Violation(
+                "\(name) is required in '\(pair.currentName)' with no default value; rows written by "
+                    + "'\(pair.olderName)' have no value for it and the migration fails (134110); "
+                    + "give it a default value or make it optional",
+                about: change, in: pair, suggestion: "add a default value to \(name)")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The `.xcmappingmodel` folders found beside bundles or under the linted paths, and which pair
+/// of versions each maps.
+///
+/// Xcode stores a mapping model as `<Name>.xcmappingmodel/xcmapping.xml`, which records the
+/// source and destination models by path (e.g. `Model.xcdatamodeld/Model 2.xcdatamodel`).
+/// The format is undocumented (inferred from files Xcode writes), so a mapping model is taken
+/// to cover a pair when its XML names both versions' folders, in either order of appearance.
+public struct MappingModels: Sendable {
+    /// The text of each mapping model's XML, by its folder path.
+    public private(set) var documents: [String: String] = [:]
+
+    public init(documents: [String: String] = [:]) {
+        self.documents = documents
+    }
+
+    /// Looks for mapping models under each folder (not descending into build output).
+    public init(searching folders: [String]) {
+        let fileManager = FileManager.default
+        var seen = Set<String>()
+        for folder in folders {
+            guard let enumerator = fileManager.enumerator(atPath: folder) else { continue }
+            while let relative = enumerator.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                if [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules"].contains(name) {
+                    enumerator.skipDescendants()
+                    continue
+                }
+                guard name.hasSuffix(".xcmappingmodel") else { continue }
+                enumerator.skipDescendants()
+                let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+                guard seen.insert(path).inserted else { continue }
+                let xml = path + "/xcmapping.xml"
+                // Bounded: a mapping model's XML is small; a huge one is not read whole.
+                if let handle = FileHandle(forReadingAtPath: xml) {
+                    let data = (try? handle.read(upToCount: 8 << 20)) ?? Data()
+                    try? handle.close()
+                    documents[path] = String(decoding: data, as: UTF8.self)
+                } else {
+                    documents[path] = ""
+                }
+            }
+        }
+    }
+
+    /// True when a mapping model names both versions' folders and, when it names `.xcdatamodeld`
+    /// bundles at all, the bundle `bundleName` (e.g. `Model.xcdatamodeld`; nil: any bundle).
+    public func covers(from older: String, to newer: String, inBundle bundleName: String? = nil) -> Bool {
+        documents.values.contains { text in
+            guard Self.names(text, folder: older), Self.names(text, folder: newer) else { return false }
+            guard let bundleName, text.contains(".xcdatamodeld") else { return true }
+            return text.contains(bundleName)
+        }
+    }
+
+    /// True when `text` holds `<version>.xcdatamodel` as a whole path component: `Model` must not
+    /// match inside `Model.xcdatamodeld` or `OldModel.xcdatamodel`.
+    static func names(_ text: String, folder version: String) -> Bool {
+        let needle = version + ".xcdatamodel"
+        var searchStart = text.startIndex
+        while let range = text.range(of: needle, range: searchStart..<text.endIndex) {
+            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+            let startsComponent = before.map { "/>\"' \n\t".contains($0) } ?? true
+            let endsComponent = after.map { !$0.isLetter && !$0.isNumber } ?? true
+            if startsComponent && endsComponent { return true }
+            searchStart = range.upperBound
+        }
+        return false
+    }
+}

@@ -1,0 +1,106 @@
+import DataModel
+
+/// One difference between two versions of a model, classified for migration.
+///
+/// Every classification cites its source in `MigrationSource`; `docs/migrations.md` explains
+/// them in words. A change is a value: the rules, `momlint diff` and (later) a store's own
+/// migration all read the same list.
+public struct SchemaChange: Hashable, Sendable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        case added, removed, renamed, changed
+    }
+
+    /// What kind of element changed.
+    public enum Element: String, Sendable, Codable, CaseIterable {
+        case entity, attribute, relationship, fetchedProperty, fetchIndex, uniquenessConstraint
+    }
+
+    /// For a `changed` change: which facet of the element differs.
+    public enum Aspect: String, Sendable, Codable, CaseIterable {
+        // Entities
+        case parentEntity, isAbstract, representedClassName
+        // Every property
+        case isOptional, isTransient, versionHashModifier
+        // Attributes
+        case attributeType, defaultValue, valueTransformerName, customClassName
+        case allowsExternalBinaryDataStorage, derivation, isIndexed, validation
+        // Relationships
+        case destinationEntity, inverseRelationship, isToMany, isOrdered, count, deletionRule
+        // Fetch indexes
+        case indexElements
+    }
+
+    public var kind: Kind
+    public var element: Element
+    /// The entity's name in the newer version, or in the older one when it was removed.
+    public var entityName: String
+    /// The element's name (property, fetch index; a uniqueness constraint's members joined by
+    /// ","); nil for an entity-level change.
+    public var elementName: String?
+    /// For `renamed`: the name in the older version.
+    public var oldName: String?
+    public var aspect: Aspect?
+    public var oldValue: String?
+    public var newValue: String?
+    /// One line, lowercase, quoting the element.
+    public var details: String
+    /// Does it change a version hash, so that stores the older version wrote no longer match?
+    public var hashChanging: Bool
+    /// Can Core Data infer a mapping for it (lightweight migration)?
+    public var lightweight: Bool
+    /// Does migrating lose stored values?
+    public var dataLoss: Bool
+    /// A change that alters how stored values are read while no version hash changes: existing
+    /// stores are opened without any migration.
+    public var altersStoredValuesUnhashed: Bool
+    /// A required attribute that stored rows will have no value for (added, made required or
+    /// made persistent) and that has no default: the migration fails (134110).
+    public var needsDefaultValue: Bool
+    /// Where the classification comes from.
+    public var sources: [MigrationSource]
+    /// The element in the older version (nil when added).
+    public var oldLocation: SourceLocation?
+    /// The element in the newer version (nil when removed).
+    public var newLocation: SourceLocation?
+
+    public init(kind: Kind, element: Element, entityName: String, elementName: String? = nil,
+                oldName: String? = nil, aspect: Aspect? = nil, oldValue: String? = nil,
+                newValue: String? = nil, details: String, hashChanging: Bool, lightweight: Bool,
+                dataLoss: Bool, altersStoredValuesUnhashed: Bool = false, needsDefaultValue: Bool = false,
+                sources: [MigrationSource],
+                oldLocation: SourceLocation?, newLocation: SourceLocation?) {
+        self.kind = kind
+        self.element = element
+        self.entityName = entityName
+        self.elementName = elementName
+        self.oldName = oldName
+        self.aspect = aspect
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.details = details
+        self.hashChanging = hashChanging
+        self.lightweight = lightweight
+        self.dataLoss = dataLoss
+        self.altersStoredValuesUnhashed = altersStoredValuesUnhashed
+        self.needsDefaultValue = needsDefaultValue
+        self.sources = sources
+        self.oldLocation = oldLocation
+        self.newLocation = newLocation
+    }
+
+    /// True for an attribute, relationship or fetched property.
+    public var isPropertyChange: Bool {
+        element == .attribute || element == .relationship || element == .fetchedProperty
+    }
+
+    /// The property's name for a property change, else nil (entity, index and constraint changes).
+    public var propertyName: String? { isPropertyChange ? elementName : nil }
+
+    /// Where a finding about this change belongs: the newer version's element, or, for a
+    /// removal, the newer version's entity (passed in), or the older element.
+    public func location(orEntityIn newer: Model) -> SourceLocation? {
+        if let newLocation { return newLocation }
+        if let entity = newer.entity(named: entityName) { return entity.location }
+        return nil
+    }
+}

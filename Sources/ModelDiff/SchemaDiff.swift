@@ -1,0 +1,589 @@
+import DataModel
+
+/// The schema differences between an older and a newer version of a model, each classified
+/// for migration (see `SchemaChange` and `docs/migrations.md`).
+///
+/// This is the one diff engine of momlint: the migration rules, `momlint diff`,
+/// `momlint versions` and a store's own migration all read its `changes`.
+public struct SchemaDiff: Sendable {
+    /// What migrating a store from the older version to the newer one takes.
+    public enum Verdict: String, Sendable, Codable {
+        /// No version hash changes: stores the older version wrote open as they are.
+        case noMigration = "no migration"
+        /// Core Data can infer the mapping (lightweight migration).
+        case lightweight
+        /// Not inferable, but a mapping model for this pair of versions exists.
+        case mappingModel = "mapping model"
+        /// Not inferable and no mapping model: Core Data fails with 134140.
+        case notInferable = "not inferable"
+    }
+
+    public var olderVersionName: String
+    public var newerVersionName: String
+    /// Every change, in the newer version's document order (removed entities last).
+    public var changes: [SchemaChange]
+    /// True when a `.xcmappingmodel` for this pair of versions was found.
+    public var hasMappingModel: Bool
+
+    /// Compares two versions. `hasMappingModel` says whether a mapping model covers the pair.
+    public init(from older: Model, to newer: Model, hasMappingModel: Bool = false) {
+        olderVersionName = older.version.name
+        newerVersionName = newer.version.name
+        self.hasMappingModel = hasMappingModel
+        changes = SchemaComparison(older: older, newer: newer).changes()
+    }
+
+    /// Some version hash differs: Core Data must migrate stores the older version wrote.
+    public var needsMigration: Bool { changes.contains { $0.hashChanging } }
+    /// Every change can be inferred.
+    public var isLightweight: Bool { changes.allSatisfy(\.lightweight) }
+    /// Some change loses stored values.
+    public var losesData: Bool { changes.contains { $0.dataLoss } }
+
+    public var verdict: Verdict {
+        if !isLightweight { return hasMappingModel ? .mappingModel : .notInferable }
+        return needsMigration ? .lightweight : .noMigration
+    }
+}
+
+/// The renaming identifier of an element as the loader keeps it: Xcode writes the inspector's
+/// "Renaming ID" as `elementID`; `renamingIdentifier` is the compiled model's name for it and
+/// also occurs in hand-written files.
+func elementRenamingID(_ renamingIdentifier: String?, _ elementID: String?) -> String? {
+    for value in [renamingIdentifier, elementID] {
+        if let value, !value.isEmpty { return value }
+    }
+    return nil
+}
+
+/// One comparison of two models; `changes()` walks them once.
+struct SchemaComparison {
+    let older: Model
+    let newer: Model
+    /// Newer entity index → older entity index.
+    private(set) var olderMatch: [Int?] = []
+    /// Older entity name → newer entity name, for entities present in both.
+    private(set) var newNameOfOldEntity: [String: String] = [:]
+
+    init(older: Model, newer: Model) {
+        self.older = older
+        self.newer = newer
+        matchEntities()
+    }
+
+    /// Apple: "the renaming identifier creates a canonical name, so set the renaming identifier
+    /// to the name of the corresponding property in the source model (unless that property
+    /// already has a renaming identifier)" (versioningGuide). So the newer element matches the
+    /// older element whose canonical name (renaming ID, else name) equals its renaming ID, else
+    /// the older element of that name; failing both, the older element of the same name
+    /// (inferred: keeps the match when a later version drops an identifier).
+    private mutating func matchEntities() {
+        var byCanonical: [String: Int] = [:]
+        var byName: [String: Int] = [:]
+        for (index, entity) in older.entities.enumerated() {
+            let canonical = elementRenamingID(entity.renamingIdentifier, entity.elementID) ?? entity.name
+            if byCanonical[canonical] == nil { byCanonical[canonical] = index }
+            byName[entity.name] = byName[entity.name] ?? index
+        }
+        var taken = Set<Int>()
+        olderMatch = newer.entities.map { entity in
+            let key = elementRenamingID(entity.renamingIdentifier, entity.elementID) ?? entity.name
+            for candidate in [byCanonical[key], byName[key], byName[entity.name]] {
+                if let candidate, !taken.contains(candidate) {
+                    taken.insert(candidate)
+                    return candidate
+                }
+            }
+            return nil
+        }
+        for (newIndex, oldIndex) in olderMatch.enumerated() {
+            if let oldIndex { newNameOfOldEntity[older.entities[oldIndex].name] = newer.entities[newIndex].name }
+        }
+    }
+
+    func changes() -> [SchemaChange] {
+        var result: [SchemaChange] = []
+        let merged = mergedHierarchies()
+        for (newIndex, entity) in newer.entities.enumerated() {
+            guard let oldIndex = olderMatch[newIndex] else {
+                result.append(SchemaChange(
+                    kind: .added, element: .entity, entityName: entity.name,
+                    details: "entity '\(entity.name)' added", hashChanging: true, lightweight: true,
+                    dataLoss: false, sources: [.entityVersionHash, .lightweightMigration],
+                    oldLocation: nil, newLocation: entity.location))
+                continue
+            }
+            let oldEntity = older.entities[oldIndex]
+            compareEntity(oldEntity, entity, mergedWith: merged[newIndex], into: &result)
+            compareProperties(oldEntity, entity, into: &result)
+            compareIndexes(oldEntity, entity, into: &result)
+        }
+        let matched = Set(olderMatch.compactMap { $0 })
+        for (oldIndex, entity) in older.entities.enumerated() where !matched.contains(oldIndex) {
+            result.append(SchemaChange(
+                kind: .removed, element: .entity, entityName: entity.name,
+                details: entity.isAbstract ? "abstract entity '\(entity.name)' removed"
+                    : "entity '\(entity.name)' removed with its rows",
+                hashChanging: true, lightweight: true, dataLoss: !entity.isAbstract,
+                sources: [.entityVersionHash, .versioningGuide], oldLocation: entity.location, newLocation: nil))
+        }
+        return result
+    }
+
+    // MARK: Entities
+
+    /// For each newer entity below a parent whose hierarchy now holds, below its root, entities
+    /// that had different roots in the older version: the older roots joined. The guide: "you cannot merge entity hierarchies;
+    /// if two existing entities do not share a common parent in the source, they cannot share a
+    /// common parent in the destination" (versioningGuide).
+    private func mergedHierarchies() -> [Int: [String]] {
+        var oldRootsByNewRoot: [String: Set<String>] = [:]
+        var newRootOf: [Int: String] = [:]
+        for (newIndex, oldIndex) in olderMatch.enumerated() {
+            // Only entities below a parent in the newer version share one with anything.
+            guard let oldIndex, newer.entities[newIndex].parentEntityName != nil else { continue }
+            let newRoot = newer.root(of: newer.entities[newIndex]).name
+            newRootOf[newIndex] = newRoot
+            oldRootsByNewRoot[newRoot, default: []].insert(older.root(of: older.entities[oldIndex]).name)
+        }
+        var result: [Int: [String]] = [:]
+        for (newIndex, newRoot) in newRootOf {
+            if let roots = oldRootsByNewRoot[newRoot], roots.count > 1 { result[newIndex] = roots.sorted() }
+        }
+        return result
+    }
+
+    private func compareEntity(_ old: Entity, _ new: Entity, mergedWith mergedRoots: [String]?,
+                               into result: inout [SchemaChange]) {
+        func changed(_ aspect: SchemaChange.Aspect, _ oldValue: String?, _ newValue: String?, details: String,
+                     hash: Bool, lightweight: Bool = true, loss: Bool = false, sources: [MigrationSource]) {
+            result.append(SchemaChange(
+                kind: .changed, element: .entity, entityName: new.name, aspect: aspect,
+                oldValue: oldValue, newValue: newValue, details: details, hashChanging: hash,
+                lightweight: lightweight, dataLoss: loss, sources: sources,
+                oldLocation: old.location, newLocation: new.location))
+        }
+        if old.name != new.name {
+            result.append(SchemaChange(
+                kind: .renamed, element: .entity, entityName: new.name, oldName: old.name,
+                details: "entity '\(old.name)' renamed to '\(new.name)'", hashChanging: true, lightweight: true,
+                dataLoss: false, sources: [.entityVersionHash, .lightweightMigration],
+                oldLocation: old.location, newLocation: new.location))
+        }
+        let oldParent = old.parentEntityName.map { newNameOfOldEntity[$0] ?? $0 }
+        if oldParent != new.parentEntityName {
+            let merges = mergedRoots.map { " (merges the hierarchies of \($0.map { "'\($0)'" }.joined(separator: ", ")))" } ?? ""
+            changed(.parentEntity, old.parentEntityName, new.parentEntityName,
+                    details: "'\(new.name)' parent entity \(describe(old.parentEntityName)) → \(describe(new.parentEntityName))\(merges)",
+                    hash: true, lightweight: mergedRoots == nil, sources: [.entityVersionHash, .versioningGuide])
+        }
+        if old.isAbstract != new.isAbstract {
+            // Inferred: an abstract entity has no instances, so rows of a concrete entity made
+            // abstract have nowhere to go.
+            changed(.isAbstract, String(old.isAbstract), String(new.isAbstract),
+                    details: new.isAbstract ? "'\(new.name)' made abstract" : "'\(new.name)' made concrete",
+                    hash: true, loss: new.isAbstract, sources: [.entityVersionHash, .inferred])
+        }
+        if old.versionHashModifier != new.versionHashModifier {
+            changed(.versionHashModifier, old.versionHashModifier, new.versionHashModifier,
+                    details: "'\(new.name)' versionHashModifier \(describe(old.versionHashModifier)) → \(describe(new.versionHashModifier))",
+                    hash: true, sources: [.entityVersionHash])
+        }
+        if old.representedClassName != new.representedClassName {
+            changed(.representedClassName, old.representedClassName, new.representedClassName,
+                    details: "'\(new.name)' class \(describe(old.representedClassName)) → \(describe(new.representedClassName))",
+                    hash: false, sources: [.entityVersionHash])
+        }
+    }
+
+    // MARK: Properties
+
+    private struct PropertySlot {
+        var property: Property
+        var declaringEntity: String
+    }
+
+    /// An entity's stored properties, its own then inherited (a store's row holds both).
+    /// Fetched properties are not stored and take no part in migration.
+    private func allProperties(of entity: Entity, in model: Model) -> [PropertySlot] {
+        var slots: [PropertySlot] = []
+        var seen = Set<String>()
+        for owner in [entity] + model.ancestors(of: entity) {
+            for attribute in owner.attributes where seen.insert(attribute.name).inserted {
+                slots.append(PropertySlot(property: .attribute(attribute), declaringEntity: owner.name))
+            }
+            for relationship in owner.relationships where seen.insert(relationship.name).inserted {
+                slots.append(PropertySlot(property: .relationship(relationship), declaringEntity: owner.name))
+            }
+        }
+        return slots
+    }
+
+    private func renamingID(of property: Property) -> String? {
+        switch property {
+        case .attribute(let a): elementRenamingID(a.renamingIdentifier, a.elementID)
+        case .relationship(let r): elementRenamingID(r.renamingIdentifier, r.elementID)
+        case .fetchedProperty: nil
+        }
+    }
+
+    /// Properties are compared over each entity's whole row (own and inherited), so moving a
+    /// property up or down a hierarchy is no change for the entities that keep it (the guide
+    /// lists it as inferable). A change is reported once, at the entity that declares the
+    /// property in the version that has it.
+    private func compareProperties(_ oldEntity: Entity, _ newEntity: Entity, into result: inout [SchemaChange]) {
+        let oldSlots = allProperties(of: oldEntity, in: older)
+        let newSlots = allProperties(of: newEntity, in: newer)
+        var byCanonical: [String: Int] = [:]
+        var byName: [String: Int] = [:]
+        for (index, slot) in oldSlots.enumerated() {
+            let canonical = renamingID(of: slot.property) ?? slot.property.name
+            if byCanonical[canonical] == nil { byCanonical[canonical] = index }
+            byName[slot.property.name] = index
+        }
+        var taken = Set<Int>()
+        for slot in newSlots {
+            let key = renamingID(of: slot.property) ?? slot.property.name
+            var match: Int?
+            for candidate in [byCanonical[key], byName[key], byName[slot.property.name]] {
+                if let candidate, !taken.contains(candidate), sameKind(oldSlots[candidate].property, slot.property) {
+                    match = candidate
+                    break
+                }
+            }
+            let declaredHere = slot.declaringEntity == newEntity.name
+            guard let match else {
+                if declaredHere { result.append(added(slot.property, in: newEntity)) }
+                continue
+            }
+            taken.insert(match)
+            guard declaredHere else { continue }
+            compare(oldSlots[match].property, slot.property, in: newEntity, into: &result)
+        }
+        for (index, slot) in oldSlots.enumerated() where !taken.contains(index) && slot.declaringEntity == oldEntity.name {
+            result.append(removed(slot.property, from: oldEntity, newEntity: newEntity))
+        }
+    }
+
+    private func sameKind(_ a: Property, _ b: Property) -> Bool {
+        switch (a, b) {
+        case (.attribute, .attribute), (.relationship, .relationship): true
+        default: false
+        }
+    }
+
+    private func added(_ property: Property, in entity: Entity) -> SchemaChange {
+        let transient = property.isTransient
+        switch property {
+        case .attribute(let attribute):
+            // "An optional attribute becoming non-optional, and defining a default value" is
+            // the documented pattern: a required attribute added without a default leaves
+            // every existing row without a value, and the migration fails (134110).
+            let needsDefault = !transient && !attribute.isOptional && !attribute.hasDefaultValue
+            return SchemaChange(
+                kind: .added, element: .attribute, entityName: entity.name, elementName: attribute.name,
+                details: "attribute '\(entity.name).\(attribute.name)' added"
+                    + (needsDefault ? " as required with no default value" : ""),
+                hashChanging: true, lightweight: !needsDefault, dataLoss: false, needsDefaultValue: needsDefault,
+                sources: [.propertyVersionHash, .lightweightMigration], oldLocation: nil, newLocation: attribute.location)
+        case .relationship(let relationship):
+            return SchemaChange(
+                kind: .added, element: .relationship, entityName: entity.name, elementName: relationship.name,
+                details: "relationship '\(entity.name).\(relationship.name)' added", hashChanging: true,
+                lightweight: true, dataLoss: false, sources: [.relationshipVersionHash, .versioningGuide],
+                oldLocation: nil, newLocation: relationship.location)
+        case .fetchedProperty(let fetched):
+            return SchemaChange(
+                kind: .added, element: .fetchedProperty, entityName: entity.name, elementName: fetched.name,
+                details: "fetched property '\(entity.name).\(fetched.name)' added", hashChanging: false,
+                lightweight: true, dataLoss: false, sources: [.inferred], oldLocation: nil, newLocation: fetched.location)
+        }
+    }
+
+    private func removed(_ property: Property, from oldEntity: Entity, newEntity: Entity) -> SchemaChange {
+        let transient = property.isTransient
+        switch property {
+        case .attribute(let attribute):
+            return SchemaChange(
+                kind: .removed, element: .attribute, entityName: newEntity.name, elementName: attribute.name,
+                details: transient ? "transient attribute '\(oldEntity.name).\(attribute.name)' removed"
+                    : "attribute '\(oldEntity.name).\(attribute.name)' removed with its values",
+                hashChanging: true, lightweight: true, dataLoss: !transient,
+                sources: [.propertyVersionHash, .lightweightMigration], oldLocation: attribute.location, newLocation: nil)
+        case .relationship(let relationship):
+            // Inferred: when the inverse survives, the link is still stored on its side.
+            let inverseSurvives = relationship.inverseName.map { inverse in
+                relationship.destinationEntityName.flatMap { newNameOfOldEntity[$0] }
+                    .flatMap(newer.entity(named:))
+                    .map { newer.property(named: inverse, in: $0) != nil } ?? false
+            } ?? false
+            return SchemaChange(
+                kind: .removed, element: .relationship, entityName: newEntity.name, elementName: relationship.name,
+                details: "relationship '\(oldEntity.name).\(relationship.name)' removed"
+                    + (transient || inverseSurvives ? "" : " with its links"),
+                hashChanging: true, lightweight: true, dataLoss: !transient && !inverseSurvives,
+                sources: [.relationshipVersionHash, .versioningGuide, .inferred],
+                oldLocation: relationship.location, newLocation: nil)
+        case .fetchedProperty(let fetched):
+            return SchemaChange(
+                kind: .removed, element: .fetchedProperty, entityName: newEntity.name, elementName: fetched.name,
+                details: "fetched property '\(oldEntity.name).\(fetched.name)' removed", hashChanging: false,
+                lightweight: true, dataLoss: false, sources: [.inferred], oldLocation: fetched.location, newLocation: nil)
+        }
+    }
+
+    private func compare(_ old: Property, _ new: Property, in entity: Entity, into result: inout [SchemaChange]) {
+        let element: SchemaChange.Element = new.asAttribute != nil ? .attribute : .relationship
+        let label = "'\(entity.name).\(new.name)'"
+        func changed(_ aspect: SchemaChange.Aspect, _ oldValue: String?, _ newValue: String?, _ what: String,
+                     hash: Bool, lightweight: Bool = true, loss: Bool = false, unhashed: Bool = false,
+                     sources: [MigrationSource]) {
+            // Only the two checks of a missing default make a change non-inferable for that reason.
+            let needsDefault = !lightweight && (aspect == .isOptional || aspect == .isTransient) && element == .attribute
+            result.append(SchemaChange(
+                kind: .changed, element: element, entityName: entity.name, elementName: new.name, aspect: aspect,
+                oldValue: oldValue, newValue: newValue,
+                details: "\(label) \(what) \(describe(oldValue)) → \(describe(newValue))",
+                hashChanging: hash, lightweight: lightweight, dataLoss: loss, altersStoredValuesUnhashed: unhashed,
+                needsDefaultValue: needsDefault, sources: sources, oldLocation: old.location, newLocation: new.location))
+        }
+        if old.name != new.name {
+            result.append(SchemaChange(
+                kind: .renamed, element: element, entityName: entity.name, elementName: new.name, oldName: old.name,
+                details: "\(element.rawValue) '\(entity.name).\(old.name)' renamed to '\(new.name)'",
+                hashChanging: true, lightweight: true, dataLoss: false,
+                sources: [.propertyVersionHash, .lightweightMigration], oldLocation: old.location, newLocation: new.location))
+        }
+        let oldTransient = old.isTransient, newTransient = new.isTransient
+        if oldTransient != newTransient {
+            // Persistent → transient: the stored values are dropped, as for a removal.
+            // Transient → persistent: a new column, as for an addition (inferred from both).
+            let needsDefault = !newTransient && (new.asAttribute.map { !$0.isOptional && !$0.hasDefaultValue } ?? false)
+            changed(.isTransient, String(oldTransient), String(newTransient), "transient", hash: true,
+                    lightweight: !needsDefault, loss: newTransient, sources: [.propertyVersionHash, .inferred])
+        }
+        switch (old, new) {
+        case let (.attribute(a), .attribute(b)):
+            compareAttribute(a, b, transient: newTransient, changed: changed)
+        case let (.relationship(a), .relationship(b)):
+            compareRelationship(a, b, changed: changed)
+        default:
+            break
+        }
+    }
+
+    private func compareAttribute(
+        _ a: Attribute, _ b: Attribute, transient: Bool,
+        changed: (SchemaChange.Aspect, String?, String?, String, Bool, Bool, Bool, Bool, [MigrationSource]) -> Void
+    ) {
+        if a.attributeType != b.attributeType {
+            // Attribute type changes are not among the documented inferable patterns.
+            changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type", true, transient, false,
+                    false, [.attributeVersionHash, .lightweightMigration])
+        }
+        if a.isOptional != b.isOptional {
+            // "An optional attribute becoming non-optional, and defining a default value".
+            let needsDefault = !b.isOptional && !b.hasDefaultValue && !transient
+            changed(.isOptional, a.isOptional ? "optional" : "required", b.isOptional ? "optional" : "required",
+                    "optionality", true, !needsDefault, false, false, [.propertyVersionHash, .lightweightMigration])
+        }
+        let oldDefault = a.defaultValueString ?? a.defaultDateTimeInterval
+        let newDefault = b.defaultValueString ?? b.defaultDateTimeInterval
+        if oldDefault != newDefault {
+            changed(.defaultValue, oldDefault, newDefault, "default value", false, true, false, false, [.attributeVersionHash])
+        }
+        if a.versionHashModifier != b.versionHashModifier {
+            changed(.versionHashModifier, a.versionHashModifier, b.versionHashModifier, "versionHashModifier",
+                    true, true, false, false, [.propertyVersionHash])
+        }
+        // Neither the transformer nor the decoded class is an input of the version hash, yet the
+        // transformer decides how the stored bytes are read back: stores are opened without
+        // migration. Only a change away from a named transformer is flagged: moving from the
+        // default keyed unarchiver to NSSecureUnarchiveFromData (or a subclass of it, the usual
+        // reason for a custom name) reads the same keyed archives (inferred; docs/migrations.md).
+        if a.valueTransformerName != b.valueTransformerName {
+            let readsOldFormat = Self.isKeyedArchiveTransformer(a.valueTransformerName)
+                || Self.keepsTransformer(named: a.valueTransformerName, in: b)
+            changed(.valueTransformerName, a.valueTransformerName, b.valueTransformerName, "value transformer",
+                    false, true, false, !transient && !readsOldFormat && !hashChangedElsewhere(a, b),
+                    [.attributeVersionHash, .inferred])
+        }
+        if a.customClassName != b.customClassName {
+            changed(.customClassName, a.customClassName, b.customClassName, "custom class", false, true, false,
+                    false, [.attributeVersionHash, .inferred])
+        }
+        if a.allowsExternalBinaryDataStorage != b.allowsExternalBinaryDataStorage {
+            changed(.allowsExternalBinaryDataStorage, String(a.allowsExternalBinaryDataStorage),
+                    String(b.allowsExternalBinaryDataStorage), "allows external storage", false, true, false, false,
+                    [.attributeVersionHash, .inferred])
+        }
+        if a.isDerived != b.isDerived || a.derivationExpression != b.derivationExpression {
+            changed(.derivation, a.derivationExpression, b.derivationExpression, "derivation", false, true, false,
+                    false, [.attributeVersionHash, .inferred])
+        }
+        if a.isIndexed != b.isIndexed {
+            changed(.isIndexed, String(a.isIndexed), String(b.isIndexed), "indexed", false, true, false, false,
+                    [.attributeVersionHash])
+        }
+        let oldValidation = validation(a), newValidation = validation(b)
+        if oldValidation != newValidation {
+            changed(.validation, oldValidation, newValidation, "validation", false, true, false, false,
+                    [.attributeVersionHash])
+        }
+    }
+
+    /// The transformers that read keyed archives, Core Data's default format for a transformable
+    /// attribute (nil or empty: the default, NSKeyedUnarchiveFromData).
+    static func isKeyedArchiveTransformer(_ name: String?) -> Bool {
+        guard let name, !name.isEmpty else { return true }
+        return ["NSKeyedUnarchiveFromData", "NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer"]
+            .contains(name)
+    }
+
+    /// True when the newer attribute names no transformer but keeps the old name in its userInfo:
+    /// apps that register transformers at run time read the name from there (inferred from
+    /// real models, e.g. a `transformer` userInfo entry).
+    static func keepsTransformer(named name: String?, in attribute: Attribute) -> Bool {
+        guard let name, !name.isEmpty, (attribute.valueTransformerName ?? "").isEmpty else { return false }
+        return attribute.userInfo.entries.contains { $0.value == name }
+    }
+
+    /// True when an input of the attribute's hash changed too, so stores are migrated anyway.
+    private func hashChangedElsewhere(_ a: Attribute, _ b: Attribute) -> Bool {
+        a.attributeType != b.attributeType || a.isOptional != b.isOptional || a.isTransient != b.isTransient
+            || a.versionHashModifier != b.versionHashModifier || a.name != b.name
+    }
+
+    private func validation(_ a: Attribute) -> String? {
+        let parts = [("min", a.minValueString ?? a.minDateTimeInterval), ("max", a.maxValueString ?? a.maxDateTimeInterval),
+                     ("regex", a.regularExpressionString)]
+            .compactMap { name, value in value.map { "\(name) \($0)" } }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    private func compareRelationship(
+        _ a: Relationship, _ b: Relationship,
+        changed: (SchemaChange.Aspect, String?, String?, String, Bool, Bool, Bool, Bool, [MigrationSource]) -> Void
+    ) {
+        let oldDestination = a.destinationEntityName.map { newNameOfOldEntity[$0] ?? $0 }
+        if oldDestination != b.destinationEntityName {
+            // Not among the documented patterns: the stored links point at rows of another entity.
+            changed(.destinationEntity, a.destinationEntityName, b.destinationEntityName, "destination", true,
+                    false, false, false, [.relationshipVersionHash, .lightweightMigration])
+        }
+        if canonicalInverse(a) != canonicalInverse(b) {
+            // Inferred: the guide lets relationships be added, removed and renamed freely.
+            changed(.inverseRelationship, a.inverseName, b.inverseName, "inverse", true, true, false, false,
+                    [.relationshipVersionHash, .inferred])
+        }
+        if a.isToMany != b.isToMany {
+            // "Change a relationship from to-one to to-many" is inferable; the other way keeps
+            // one destination per object (inferred: the others are lost).
+            changed(.isToMany, a.isToMany ? "to-many" : "to-one", b.isToMany ? "to-many" : "to-one", "cardinality",
+                    true, true, a.isToMany && !b.isToMany && !b.isTransient, false,
+                    [.relationshipVersionHash, .versioningGuide])
+        } else {
+            let oldCount = "\(a.minCount ?? 0)…\(a.maxCount ?? 0)", newCount = "\(b.minCount ?? 0)…\(b.maxCount ?? 0)"
+            if oldCount != newCount {
+                changed(.count, oldCount, newCount, "count", true, true, false, false,
+                        [.relationshipVersionHash, .inferred])
+            }
+        }
+        if a.isOrdered != b.isOrdered {
+            // Not among the documented hash inputs, but the guide lists ordering changes as a
+            // migration pattern, so stores must be migrated (inferred).
+            changed(.isOrdered, String(a.isOrdered), String(b.isOrdered), "ordered", true, true, false, false,
+                    [.versioningGuide, .inferred])
+        }
+        if a.isOptional != b.isOptional {
+            changed(.isOptional, a.isOptional ? "optional" : "required", b.isOptional ? "optional" : "required",
+                    "optionality", true, true, false, false, [.propertyVersionHash, .inferred])
+        }
+        if a.deletionRule != b.deletionRule {
+            changed(.deletionRule, a.deletionRule.xmlName, b.deletionRule.xmlName, "delete rule", false, true, false,
+                    false, [.relationshipVersionHash])
+        }
+        if a.versionHashModifier != b.versionHashModifier {
+            changed(.versionHashModifier, a.versionHashModifier, b.versionHashModifier, "versionHashModifier",
+                    true, true, false, false, [.propertyVersionHash])
+        }
+    }
+
+    private func canonicalInverse(_ relationship: Relationship) -> String? {
+        relationship.inverseName
+    }
+
+    // MARK: Fetch indexes and uniqueness constraints
+
+    /// Neither is among the documented inputs of an entity's version hash (inferred: they are
+    /// store-side structures that a migration recreates).
+    private func compareIndexes(_ old: Entity, _ new: Entity, into result: inout [SchemaChange]) {
+        let oldIndexes = Dictionary(old.fetchIndexes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newNames = Set(new.fetchIndexes.map(\.name))
+        for index in new.fetchIndexes {
+            let elements = index.elements.map { "\($0.property)\($0.order == "descending" ? " desc" : "")" }.joined(separator: ", ")
+            guard let previous = oldIndexes[index.name] else {
+                result.append(SchemaChange(
+                    kind: .added, element: .fetchIndex, entityName: new.name, elementName: index.name,
+                    details: "fetch index '\(new.name).\(index.name)' (\(elements)) added", hashChanging: false,
+                    lightweight: true, dataLoss: false, sources: [.entityVersionHash, .inferred],
+                    oldLocation: nil, newLocation: index.location))
+                continue
+            }
+            let previousElements = previous.elements.map { "\($0.property)\($0.order == "descending" ? " desc" : "")" }.joined(separator: ", ")
+            if previousElements != elements {
+                result.append(SchemaChange(
+                    kind: .changed, element: .fetchIndex, entityName: new.name, elementName: index.name,
+                    aspect: .indexElements, oldValue: previousElements, newValue: elements,
+                    details: "fetch index '\(new.name).\(index.name)' (\(previousElements)) → (\(elements))",
+                    hashChanging: false, lightweight: true, dataLoss: false, sources: [.entityVersionHash, .inferred],
+                    oldLocation: previous.location, newLocation: index.location))
+            }
+        }
+        for index in old.fetchIndexes where !newNames.contains(index.name) {
+            result.append(SchemaChange(
+                kind: .removed, element: .fetchIndex, entityName: new.name, elementName: index.name,
+                details: "fetch index '\(old.name).\(index.name)' removed", hashChanging: false, lightweight: true,
+                dataLoss: false, sources: [.entityVersionHash, .inferred], oldLocation: index.location, newLocation: nil))
+        }
+        // Constraints compare by their members, with renamed properties mapped to new names.
+        let renamed = renamedProperties(old, new)
+        let oldConstraints = old.uniquenessConstraints.map { ($0, $0.propertyNames.map { renamed[$0] ?? $0 }) }
+        let newConstraints = new.uniquenessConstraints.map { ($0, $0.propertyNames) }
+        for (constraint, names) in newConstraints where !oldConstraints.contains(where: { $0.1 == names }) {
+            let joined = names.joined(separator: ",")
+            result.append(SchemaChange(
+                kind: .added, element: .uniquenessConstraint, entityName: new.name, elementName: joined,
+                details: "uniqueness constraint '\(new.name)' (\(joined)) added", hashChanging: false,
+                lightweight: true, dataLoss: false, sources: [.entityVersionHash, .inferred],
+                oldLocation: nil, newLocation: constraint.location))
+        }
+        for (constraint, names) in oldConstraints where !newConstraints.contains(where: { $0.1 == names }) {
+            let joined = constraint.propertyNames.joined(separator: ",")
+            result.append(SchemaChange(
+                kind: .removed, element: .uniquenessConstraint, entityName: new.name, elementName: joined,
+                details: "uniqueness constraint '\(old.name)' (\(joined)) removed", hashChanging: false,
+                lightweight: true, dataLoss: false, sources: [.entityVersionHash, .inferred],
+                oldLocation: constraint.location, newLocation: nil))
+        }
+    }
+
+    /// Old property name → new name, for the entity's own properties matched by renaming ID.
+    private func renamedProperties(_ old: Entity, _ new: Entity) -> [String: String] {
+        var result: [String: String] = [:]
+        let oldNames = Set(old.attributes.map(\.name) + old.relationships.map(\.name))
+        for attribute in new.attributes {
+            if let id = elementRenamingID(attribute.renamingIdentifier, attribute.elementID), id != attribute.name,
+               oldNames.contains(id) { result[id] = attribute.name }
+        }
+        for relationship in new.relationships {
+            if let id = elementRenamingID(relationship.renamingIdentifier, relationship.elementID), id != relationship.name,
+               oldNames.contains(id) { result[id] = relationship.name }
+        }
+        return result
+    }
+}
+
+func describe(_ value: String?) -> String {
+    value.map { "'\($0)'" } ?? "none"
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import DataModel
+import Foundation
+import ModelDiff
+
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two versions of a model and classify each change for migration.",
+        discussion: """
+            momlint diff OLD NEW compares two versions (each an .xcdatamodel folder or a contents file); \
+            momlint diff BUNDLE compares an .xcdatamodeld bundle's previous version with its current one; \
+            momlint diff --git REV PATH compares PATH as commit REV holds it with the working tree. Each \
+            change says whether it changes a version hash, whether lightweight migration can infer it, and \
+            whether it loses data (docs/migrations.md). JSON output: docs/schemas/model-diff.schema.json. \
+            Exit codes: 0 the diff was made (whatever it found); 2 bad input.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, markdown
+    }
+
+    @Argument(help: ArgumentHelp("OLD NEW, one BUNDLE, or with --git one PATH.", valueName: "model"))
+    var paths: [String]
+
+    @Option(name: .customLong("git"), help: ArgumentHelp(
+        "Compare PATH as this git revision holds it with the working tree.", valueName: "rev"))
+    var revision: String?
+
+    @Option(help: "The output format: text, json or markdown.")
+    var format: Format = .text
+
+    func run() throws {
+        var standardError = StandardError()
+        do {
+            let (older, newer) = try versions()
+            let mappings = ModelVersionInputs.mappingModels(near: newer)
+            let diff = SchemaDiff(from: older, to: newer,
+                                  hasMappingModel: mappings.covers(from: older.version.name, to: newer.version.name,
+                                                                   inBundle: newer.version.bundlePath.map { ($0 as NSString).lastPathComponent }))
+            switch format {
+            case .text: print(DiffRendering.text(diff), terminator: "")
+            case .markdown: print(DiffRendering.markdown(diff), terminator: "")
+            case .json: FileHandle.standardOutput.write(try DiffRendering.json(diff, olderFile: older.file, newerFile: newer.file))
+            }
+        } catch let failure as ModelVersionInputs.Failure {
+            print(failure, to: &standardError)
+            throw ExitCode.inputError
+        }
+    }
+
+    private func versions() throws(ModelVersionInputs.Failure) -> (Model, Model) {
+        if let revision {
+            guard paths.count == 1 else {
+                throw .init(description: "error: --git takes one PATH (an .xcdatamodel folder, a contents file or a bundle)")
+            }
+            let newer = try ModelVersionInputs.model(at: paths[0])
+            let committed: [UInt8]?
+            do {
+                committed = try ShippedVersions.committedContents(of: newer.file, at: revision)
+            } catch {
+                throw .init(description: "\(paths[0]): error: \(error.description)")
+            }
+            guard let committed else {
+                throw .init(description: "\(newer.file): error: '\(revision)' has no such file")
+            }
+            var version = newer.version
+            version.name = version.name.isEmpty ? revision : "\(version.name) @ \(revision)"
+            let older = try ModelVersionInputs.model(fromBytes: committed, file: "\(revision):\(newer.file)", version: version)
+            return (older, newer)
+        }
+        switch paths.count {
+        case 1:
+            let bundle = try ModelVersionInputs.bundle(at: paths[0])
+            guard let previous = bundle.previous else {
+                throw .init(description: "\(paths[0]): error: the bundle has no version before its current one "
+                    + "('\(bundle.current.version.name)'); name two versions to compare")
+            }
+            return (previous, bundle.current)
+        case 2:
+            return (try ModelVersionInputs.model(at: paths[0]), try ModelVersionInputs.model(at: paths[1]))
+        default:
+            throw .init(description: "error: name OLD and NEW, one bundle, or --git REV PATH")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import DataModel
+import Foundation
+import ModelDiff
+
+/// Reading the one model or the one bundle a diff, print or versions command names, with a
+/// one-line error for anything else.
+enum ModelVersionInputs {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// One model: an `.xcdatamodeld` bundle's current version, an `.xcdatamodel` folder, or a
+    /// `contents` file. Any other file is read as a `contents` document, as `git diff` hands a
+    /// textconv driver a temporary file of any name.
+    static func model(at path: String, limits: LoadLimits = .standard) throws(Failure) -> Model {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw Failure(description: "\(path): error: no such file or directory")
+        }
+        if isDirectory.boolValue {
+            guard ["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: path).pathExtension) else {
+                throw Failure(description: "\(path): error: name an .xcdatamodeld bundle, an .xcdatamodel folder "
+                    + "or a contents file, not a folder to search")
+            }
+            let result = ModelLoader(limits: limits).load(paths: [path])
+            if let failure = result.failures.first { throw Failure(description: failure.description) }
+            guard let model = result.models.first else { throw Failure(description: "\(path): error: no model found here") }
+            return model
+        }
+        if (path as NSString).lastPathComponent == "contents" {
+            let result = ModelLoader(limits: limits).load(paths: [path])
+            if let failure = result.failures.first { throw Failure(description: failure.description) }
+            if let model = result.models.first { return model }
+        }
+        return try model(fromBytes: try read(path, limits: limits), file: path, limits: limits)
+    }
+
+    static func model(fromBytes bytes: [UInt8], file: String, version: ModelVersion? = nil,
+                      limits: LoadLimits = .standard) throws(Failure) -> Model {
+        do {
+            return try ModelLoader(limits: limits).model(fromContents: bytes, file: file, version: version)
+        } catch {
+            throw Failure(description: error.description)
+        }
+    }
+
+    static func read(_ path: String, limits: LoadLimits) throws(Failure) -> [UInt8] {
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= limits.maximumFileBytes else {
+            throw Failure(description: "\(path): error: the file is \(size) bytes, over the limit of \(limits.maximumFileBytes)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(description: "\(path): error: cannot read the file")
+        }
+        return Array(data)
+    }
+
+    /// Every version of a bundle, in order.
+    static func bundle(at path: String, versionOrder: [String]? = nil,
+                       limits: LoadLimits = .standard) throws(Failure) -> BundleVersions {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw Failure(description: "\(path): error: no such file or directory")
+        }
+        guard isDirectory.boolValue, URL(fileURLWithPath: path).pathExtension == "xcdatamodeld" else {
+            throw Failure(description: "\(path): error: not an .xcdatamodeld bundle")
+        }
+        let result = ModelLoader(limits: limits, loadsAllVersions: true).load(paths: [path])
+        if let failure = result.failures.first { throw Failure(description: failure.description) }
+        guard let bundle = BundleVersions(bundlePath: path, models: result.models, configuredOrder: versionOrder) else {
+            throw Failure(description: "\(path): error: the bundle holds no version")
+        }
+        return bundle
+    }
+
+    /// The `.xcmappingmodel`s beside a model's bundle (or its folder), for a diff's verdict.
+    static func mappingModels(near model: Model) -> MappingModels {
+        let anchor = model.version.bundlePath ?? (model.file as NSString).deletingLastPathComponent
+        let folder = (anchor as NSString).deletingLastPathComponent
+        return MappingModels(searching: [folder.isEmpty ? "." : folder])
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import DataModel
+import Foundation
+import ModelDiff
+
+struct PrintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "print",
+        abstract: "Print a model as stable, readable text, e.g. for git diff (a textconv driver).",
+        discussion: """
+            Entities and properties are sorted by name, one line each, with every schema field spelled \
+            out, so a diff shows what changed and not how Xcode ordered the XML. To use it in git:
+              .gitattributes:  *.xcdatamodel/contents diff=momlint
+              git config diff.momlint.textconv "momlint print"
+            Exit codes: 0 printed; 2 the model could not be read.
+            """
+    )
+
+    @Argument(help: ArgumentHelp(
+        "An .xcdatamodeld bundle (its current version), an .xcdatamodel folder, or a contents file (any name).",
+        valueName: "model"))
+    var path: String
+
+    func run() throws {
+        var standardError = StandardError()
+        do {
+            print(ModelPrinter.text(try ModelVersionInputs.model(at: path)), terminator: "")
+        } catch {
+            print(error, to: &standardError)
+            throw ExitCode.inputError
+        }
+    }
+}

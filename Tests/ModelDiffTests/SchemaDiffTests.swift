@@ -1,0 +1,195 @@
+import DataModel
+import Foundation
+import ModelDiff
+import Testing
+
+/// Each classification, on the two-version fixtures in `Fixtures/Models/Migrations/`.
+@Suite struct SchemaDiffTests {
+    /// The previous → current diff of a fixture bundle.
+    func diff(_ name: String, bundle bundleName: String = "Model.xcdatamodeld") throws -> SchemaDiff {
+        let folder = Fixtures.path("Fixtures/Models/Migrations/\(name)")
+        let loaded = ModelLoader(loadsAllVersions: true).load(paths: [folder + "/" + bundleName])
+        #expect(loaded.failures.isEmpty)
+        let bundle = try #require(BundleVersions.group(loaded.models).first)
+        let previous = try #require(bundle.previous)
+        let mappings = MappingModels(searching: [folder])
+        return SchemaDiff(from: previous, to: bundle.current,
+                          hasMappingModel: mappings.covers(from: previous.version.name, to: bundle.current.version.name,
+                                                           inBundle: bundleName))
+    }
+
+    func only(_ diff: SchemaDiff) throws -> SchemaChange {
+        #expect(diff.changes.count == 1, "\(diff.changes.map(\.details))")
+        return try #require(diff.changes.first)
+    }
+
+    @Test func addingAnOptionalAttributeIsLightweight() throws {
+        let diff = try diff("AddOptionalAttribute")
+        let change = try only(diff)
+        #expect(change.kind == .added && change.element == .attribute && change.propertyName == "pinned")
+        #expect(change.hashChanging && change.lightweight && !change.dataLoss)
+        #expect(diff.verdict == .lightweight)
+    }
+
+    @Test func addingARequiredAttributeWithoutDefaultIsNotInferable() throws {
+        let diff = try diff("AddRequiredWithoutDefault")
+        let change = try only(diff)
+        #expect(change.kind == .added && change.propertyName == "createdAt")
+        #expect(change.hashChanging && !change.lightweight)
+        #expect(diff.verdict == .notInferable)
+    }
+
+    @Test func optionalBecomingRequiredWithADefaultIsLightweight() throws {
+        let diff = try diff("RequiredWithDefault")
+        let aspects = diff.changes.map(\.aspect)
+        #expect(aspects == [.isOptional, .defaultValue])
+        #expect(diff.changes.allSatisfy { $0.lightweight })
+        #expect(diff.verdict == .lightweight)
+    }
+
+    @Test func removingAPersistentAttributeLosesDataButATransientOneDoesNot() throws {
+        let diff = try diff("RemoveAttribute")
+        let removed = diff.changes.filter { $0.kind == .removed }
+        #expect(removed.map(\.propertyName) == ["body", "cache"])
+        #expect(removed.map(\.dataLoss) == [true, false])
+        #expect(diff.changes.contains { $0.kind == .added && $0.propertyName == "text" })
+        #expect(diff.verdict == .lightweight && diff.losesData)
+    }
+
+    @Test func renamingIdentifiersKeepTheData() throws {
+        let diff = try diff("RenameWithIdentifier")
+        let renames = diff.changes.filter { $0.kind == .renamed }
+        #expect(renames.map(\.oldName) == ["Car", "color"])
+        #expect(renames.map(\.element) == [.entity, .attribute])
+        // The class name changed too: not a version hash input.
+        #expect(diff.changes.filter { $0.kind != .renamed }.map(\.aspect) == [.representedClassName])
+        #expect(!diff.losesData && diff.verdict == .lightweight)
+    }
+
+    @Test func anAttributeTypeChangeIsNotInferable() throws {
+        let diff = try diff("AttributeTypeChange")
+        let type = try #require(diff.changes.first { $0.aspect == .attributeType })
+        #expect(type.oldValue == "String" && type.newValue == "Integer 16")
+        #expect(type.hashChanging && !type.lightweight)
+        #expect(diff.verdict == .notInferable)
+    }
+
+    @Test func aMappingModelForThePairCoversWhatCannotBeInferred() throws {
+        #expect(try diff("TypeChangeWithMappingModel", bundle: "Typed.xcdatamodeld").verdict == .mappingModel)
+        // The mapping model names another bundle: it does not cover this one's versions.
+        let elsewhere = MappingModels(searching: [Fixtures.path("Fixtures/Models/Migrations/TypeChangeWithMappingModel")])
+        #expect(!elsewhere.covers(from: "Model", to: "Model 2", inBundle: "Model.xcdatamodeld"))
+    }
+
+    @Test func aNewValueTransformerChangesNoHashButChangesHowValuesAreRead() throws {
+        let diff = try diff("TransformerChange")
+        let change = try only(diff)
+        #expect(change.aspect == .valueTransformerName)
+        #expect(!change.hashChanging && change.altersStoredValuesUnhashed)
+        #expect(diff.verdict == .noMigration)
+    }
+
+    @Test func givingTwoRootEntitiesACommonParentMergesHierarchies() throws {
+        let diff = try diff("MergeHierarchies")
+        let parents = diff.changes.filter { $0.aspect == .parentEntity }
+        #expect(parents.map(\.entityName) == ["Photo", "Video"])
+        #expect(parents.allSatisfy { !$0.lightweight && $0.hashChanging })
+        // The caption moved up into Media: no loss for Photo or Video.
+        #expect(!diff.changes.contains { $0.kind == .removed && $0.element == .attribute })
+        #expect(diff.verdict == .notInferable)
+    }
+
+    @Test func aToManyBecomingToOneLosesLinks() throws {
+        let diff = try diff("ToManyBecomesToOne")
+        let change = try only(diff)
+        #expect(change.aspect == .isToMany && change.dataLoss && change.lightweight)
+    }
+
+    @Test func defaultValuesAndDeleteRulesNeedNoMigration() throws {
+        let diff = try diff("DefaultValueOnly")
+        #expect(Set(diff.changes.compactMap(\.aspect)) == [.defaultValue, .deletionRule])
+        #expect(diff.changes.allSatisfy { !$0.hashChanging })
+        #expect(diff.verdict == .noMigration)
+    }
+
+    @Test func fetchIndexesAndConstraintsAreNotHashInputs() throws {
+        let diff = try diff("IndexesAndConstraints")
+        #expect(diff.changes.map(\.element) == [.fetchIndex, .uniquenessConstraint])
+        #expect(diff.changes.allSatisfy { $0.kind == .added && !$0.hashChanging })
+        #expect(diff.verdict == .noMigration)
+    }
+
+    @Test func identicalModelsHaveNoChanges() throws {
+        let body = "<entity name=\"A\"><attribute name=\"x\" optional=\"YES\" attributeType=\"String\"/></entity>"
+        let diff = SchemaDiff(from: try Fixtures.model(body), to: try Fixtures.model(body))
+        #expect(diff.changes.isEmpty && diff.verdict == .noMigration)
+    }
+
+    @Test func aPropertyMovedIntoAParentOfTheSameHierarchyIsNoLoss() throws {
+        let old = try Fixtures.model("""
+            <entity name="Item" isAbstract="YES"/>
+            <entity name="Note" parentEntity="Item"><attribute name="title" optional="YES" attributeType="String"/></entity>
+            """)
+        let new = try Fixtures.model("""
+            <entity name="Item" isAbstract="YES"><attribute name="title" optional="YES" attributeType="String"/></entity>
+            <entity name="Note" parentEntity="Item"/>
+            """)
+        let diff = SchemaDiff(from: old, to: new)
+        #expect(diff.changes.map(\.kind) == [.added])
+        #expect(diff.changes.first?.entityName == "Item")
+        #expect(!diff.losesData && diff.verdict == .lightweight)
+    }
+}
+
+@Suite struct BundleVersionsTests {
+    func model(_ name: String, identifier: String? = nil, current: Bool = false) throws -> Model {
+        let attributes = identifier.map { " userDefinedModelVersionIdentifier=\"\($0)\"" } ?? ""
+        return try ModelLoader().model(
+            fromContents: Array(Fixtures.contents("<entity name=\"A\"/>", modelAttributes: attributes).utf8),
+            file: "/b/M.xcdatamodeld/\(name).xcdatamodel/contents",
+            version: ModelVersion(bundlePath: "/b/M.xcdatamodeld", name: name, bundleVersionNames: [],
+                                  selection: current ? .declaredCurrent : .otherVersion))
+    }
+
+    @Test func folderNamesSortNaturally() throws {
+        let models = try ["Model 10", "Model", "Model 2"].map { try model($0, current: $0 == "Model 10") }
+        let bundle = try #require(BundleVersions(bundlePath: "/b/M.xcdatamodeld", models: models))
+        #expect(bundle.names == ["Model", "Model 2", "Model 10"])
+        #expect(bundle.orderSource == .folderNames)
+        #expect(bundle.previous?.version.name == "Model 2")
+        #expect(bundle.older.map(\.version.name) == ["Model", "Model 2"])
+        #expect(bundle.migrationSources(allEarlier: true).map(\.version.name) == ["Model", "Model 2"])
+        #expect(bundle.migrationSources(allEarlier: false).map(\.version.name) == ["Model 2"])
+    }
+
+    @Test func versionIdentifiersWinWhenEveryVersionHasOne() throws {
+        let models = [try model("Beta", identifier: "1.2"), try model("Alpha", identifier: "1.10", current: true),
+                      try model("Gamma", identifier: "1.9")]
+        let bundle = try #require(BundleVersions(bundlePath: "/b/M.xcdatamodeld", models: models))
+        #expect(bundle.names == ["Beta", "Gamma", "Alpha"])
+        #expect(bundle.orderSource == .versionIdentifiers)
+        #expect(bundle.previous?.version.name == "Gamma")
+    }
+
+    @Test func aConfiguredOrderWins() throws {
+        let models = [try model("First"), try model("Second", current: true), try model("Aardvark")]
+        let bundle = try #require(BundleVersions.group(models, configuredOrder: ["M.xcdatamodeld": ["First", "Second"]]).first)
+        #expect(bundle.names == ["First", "Second", "Aardvark"])
+        #expect(bundle.orderSource == .configured)
+        // The current version need not be the last: previous is the one before it.
+        #expect(bundle.previous?.version.name == "First")
+        #expect(bundle.older.map(\.version.name) == ["First", "Aardvark"])
+        // A version after the current one is never migrated from.
+        #expect(bundle.migrationSources(allEarlier: true).map(\.version.name) == ["First"])
+        #expect(bundle.migrationSources(allEarlier: false).map(\.version.name) == ["First"])
+    }
+
+    @Test func mappingModelNamesMustBeWholeFolders() {
+        let xml = "<a>Model.xcdatamodeld/Model 2.xcdatamodel</a><b>Model.xcdatamodeld/OldModel.xcdatamodel</b>"
+        var mappings = MappingModels()
+        #expect(!mappings.covers(from: "Model", to: "Model 2"))
+        mappings = MappingModels(documents: ["x.xcmappingmodel": xml])
+        #expect(!mappings.covers(from: "Model", to: "Model 2"))
+        #expect(mappings.covers(from: "OldModel", to: "Model 2"))
+    }
+}

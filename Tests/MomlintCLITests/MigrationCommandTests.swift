@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+/// `momlint diff`, `print`, `versions` and the migration checks of `momlint lint`, through the
+/// built binary.
+@Suite struct MigrationCommandTests {
+    static let migrations = "Fixtures/Models/Migrations"
+
+    @Test func diffOfABundleIsPreviousToCurrent() throws {
+        let output = try MomlintProcess.run(["diff", "\(Self.migrations)/RemoveAttribute/Model.xcdatamodeld"])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.hasPrefix("'Model' → 'Model 2': lightweight migration (3 changes), loses data\n"))
+        #expect(output.standardOutput.contains("- attribute 'Note.body' removed with its values  [hash changes, lightweight, DATA LOSS]"))
+    }
+
+    @Test func diffOfTwoVersionsAsJSON() throws {
+        let bundle = "\(Self.migrations)/AttributeTypeChange/Model.xcdatamodeld"
+        let output = try MomlintProcess.run(["diff", "\(bundle)/Model.xcdatamodel", "\(bundle)/Model 2.xcdatamodel/contents",
+                                             "--format", "json"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? Int == 1)
+        #expect(document["lightweight"] as? Bool == false)
+        #expect(document["verdict"] as? String == "not inferable")
+        let changes = try #require(document["changes"] as? [[String: Any]])
+        let type = try #require(changes.first { $0["aspect"] as? String == "attributeType" })
+        #expect(type["kind"] as? String == "changed" && type["entity"] as? String == "Note" && type["property"] as? String == "rating")
+        #expect(type["hashChanging"] as? Bool == true && type["lightweight"] as? Bool == false && type["dataLoss"] as? Bool == false)
+    }
+
+    @Test func diffMarkdownIsATable() throws {
+        let output = try MomlintProcess.run(["diff", "\(Self.migrations)/RenameWithIdentifier/Model.xcdatamodeld", "--format", "markdown"])
+        #expect(output.status == 0)
+        #expect(output.standardOutput.contains("| > | entity 'Car' renamed to 'Automobile' | changes | yes | no |"))
+    }
+
+    @Test func badInputIsExitTwoWithOneLine() throws {
+        for arguments in [["diff", "Nowhere.xcdatamodeld"], ["diff", "Fixtures/Models/Everything.xcdatamodel/contents", "a", "b"],
+                          ["diff", "Fixtures/Models"], ["versions", "Fixtures/Models/Everything.xcdatamodel"],
+                          ["print", "Fixtures/Models/BadInput"]] {
+            let output = try MomlintProcess.run(arguments)
+            #expect(output.status == 2, "\(arguments)")
+            #expect(output.standardError.split(separator: "\n").count == 1, "\(arguments): \(output.standardError)")
+            #expect(output.standardOutput.isEmpty)
+        }
+    }
+
+    @Test func versionsListsTheOrderAndEachVerdict() throws {
+        let output = try MomlintProcess.run(["versions", "\(Self.migrations)/TypeChangeWithMappingModel/Typed.xcdatamodeld"])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("  Model    needs the mapping model found for this pair (2 changes)\n"))
+        #expect(output.standardOutput.contains("  Model 2  current\n"))
+        let json = try MomlintProcess.run(["versions", "Fixtures/Models/Notes.xcdatamodeld", "--format", "json"])
+        #expect(json.status == 0, "\(json.standardError)")
+        #expect(json.standardOutput.contains(#""current" : "Notes 2""#))
+        #expect(json.standardOutput.contains(#""previous" : "Notes""#))
+    }
+
+    @Test func printIsStableAcrossReorderedXML() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-print-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let head = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel">"#
+        let a = #"<entity name="A"><attribute name="x" optional="YES" attributeType="String"/><attribute name="b" attributeType="Integer 16" defaultValueString="0"/></entity>"#
+        let b = #"<entity name="B"/>"#
+        try (head + a + b + "</model>").write(to: folder.appendingPathComponent("one"), atomically: true, encoding: .utf8)
+        try (head + b + "\n  " + a + "</model>").write(to: folder.appendingPathComponent("two"), atomically: true, encoding: .utf8)
+        let one = try MomlintProcess.run(["print", folder.appendingPathComponent("one").path])
+        let two = try MomlintProcess.run(["print", folder.appendingPathComponent("two").path])
+        #expect(one.status == 0 && two.status == 0, "\(one.standardError)")
+        #expect(one.standardOutput == two.standardOutput)
+        #expect(one.standardOutput == """
+            model
+            entity A
+              attribute b: Integer 16 required default="0"
+              attribute x: String optional
+            entity B
+
+            """)
+    }
+
+    @Test func lintRunsTheMigrationRulesOnBundles() throws {
+        let output = try MomlintProcess.run(["lint", "\(Self.migrations)/AddRequiredWithoutDefault/Model.xcdatamodeld"])
+        #expect(output.status == 1)
+        #expect(output.standardOutput.contains(
+            "Model 2.xcdatamodel/contents:5:9: error: 'Note.createdAt' is required in 'Model 2' with no default value"))
+        #expect(output.standardOutput.contains("(migration_required_without_default)"))
+    }
+}
+
+/// What a pre-commit hook sees: editing a version that is not current fails with
+/// `shipped_version_modified`, in the working tree and in the index; `--since` moves the base.
+private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/bin/git")
+
+@Suite(.enabled(if: gitIsInstalled)) struct MigrationPreCommitTests {
+    @discardableResult
+    static func git(_ arguments: [String], in folder: URL) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["-c", "user.name=momlint", "-c", "user.email=momlint@example.invalid",
+                             "-c", "commit.gpgsign=false"] + arguments
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func editingAShippedVersionFailsThePreCommitCheck() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-git-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: MomlintProcess.packageRoot.path + "/\(MigrationCommandTests.migrations)/AddOptionalAttribute/Model.xcdatamodeld",
+            toPath: folder.path + "/Model.xcdatamodeld")
+        try #require(try Self.git(["init", "-q"], in: folder) == 0)
+        // The textconv setup docs/migrations.md recommends, with a driver that mangles the XML:
+        // the base must still be read as the raw blob.
+        try "*.xcdatamodel/contents diff=momlint\n".write(to: folder.appendingPathComponent(".gitattributes"),
+                                                            atomically: true, encoding: .utf8)
+        try Self.git(["config", "diff.momlint.textconv", "sed s/entity/broken/"], in: folder)
+        try Self.git(["add", "."], in: folder)
+        try #require(try Self.git(["commit", "-q", "-m", "ship Model"], in: folder) == 0)
+
+        let clean = try MomlintProcess.run(["lint", "Model.xcdatamodeld"], in: folder)
+        #expect(clean.status == 0, "\(clean.standardOutput)\(clean.standardError)")
+
+        // Edit the shipped (non-current) version: a new attribute changes its version hash.
+        let old = folder.appendingPathComponent("Model.xcdatamodeld/Model.xcdatamodel/contents")
+        let text = try String(contentsOf: old, encoding: .utf8)
+        try text.replacingOccurrences(of: "</entity>", with: "    <attribute name=\"added\" optional=\"YES\" attributeType=\"String\"/>\n    </entity>")
+            .write(to: old, atomically: true, encoding: .utf8)
+        let edited = try MomlintProcess.run(["lint", "Model.xcdatamodeld/Model.xcdatamodel/contents"], in: folder)
+        #expect(edited.status == 1)
+        #expect(edited.standardOutput.contains(
+            "Model.xcdatamodeld/Model.xcdatamodel/contents:5:9: error: 'Model' is not the current version but changed since HEAD: attribute 'Note.added' added"))
+        #expect(edited.standardOutput.contains("(shipped_version_modified)"))
+
+        // Staged, then the working tree reverted: the index still holds the edit.
+        try Self.git(["add", "."], in: folder)
+        try text.write(to: old, atomically: true, encoding: .utf8)
+        let staged = try MomlintProcess.run(["lint", "Model.xcdatamodeld"], in: folder)
+        #expect(staged.status == 1, "\(staged.standardOutput)")
+        #expect(staged.standardOutput.contains("changed since HEAD (in the index)"))
+
+        // Committed: HEAD is the new base; against the first commit it is still a change.
+        try text.replacingOccurrences(of: "</entity>", with: "    <attribute name=\"added\" optional=\"YES\" attributeType=\"String\"/>\n    </entity>")
+            .write(to: old, atomically: true, encoding: .utf8)
+        try Self.git(["commit", "-q", "-am", "edit a shipped version"], in: folder)
+        #expect(try MomlintProcess.run(["lint", "Model.xcdatamodeld"], in: folder).status == 0)
+        let sinceFirst = try MomlintProcess.run(["lint", "Model.xcdatamodeld", "--since", "HEAD~1"], in: folder)
+        #expect(sinceFirst.status == 1)
+        #expect(sinceFirst.standardOutput.contains("changed since HEAD~1"))
+        let bogus = try MomlintProcess.run(["lint", "Model.xcdatamodeld", "--since", "no-such-rev"], in: folder)
+        #expect(bogus.status == 2)
+        #expect(bogus.standardError.contains("'no-such-rev' is not a commit"))
+    }
+
+    @Test func aLockFileIsTheBaseWithoutGit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-lock-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: MomlintProcess.packageRoot.path + "/\(MigrationCommandTests.migrations)/AddOptionalAttribute/Model.xcdatamodeld",
+            toPath: folder.path + "/Model.xcdatamodeld")
+        let lock = try MomlintProcess.run(["versions", "Model.xcdatamodeld", "--lock"], in: folder)
+        #expect(lock.status == 0, "\(lock.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/Model.xcdatamodeld.momlint-lock.json"))
+        #expect(try MomlintProcess.run(["lint", "Model.xcdatamodeld"], in: folder).status == 0)
+        let old = folder.appendingPathComponent("Model.xcdatamodeld/Model.xcdatamodel/contents")
+        let text = try String(contentsOf: old, encoding: .utf8)
+        try text.replacingOccurrences(of: "optional=\"YES\" attributeType=\"String\"", with: "attributeType=\"String\"")
+            .write(to: old, atomically: true, encoding: .utf8)
+        let edited = try MomlintProcess.run(["lint", "Model.xcdatamodeld"], in: folder)
+        #expect(edited.status == 1)
+        #expect(edited.standardOutput.contains("changed since Model.xcdatamodeld.momlint-lock.json: 'Note.title' optionality"))
+    }
+}
