@@ -61,5 +61,4 @@ public struct SwiftSourceFile: Sendable {
         return (tree, locations, problem)
     }
     #endif
-    }
 }
