@@ -170,6 +170,67 @@ import Testing
         #expect(try store.value("title", of: book) == .string("World Atlas"))
     }
 
+    /// Every attribute type a value can be given survives a save and a reopen, and an update
+    /// of one attribute leaves every other column byte for byte as it was.
+    @Test func everyValueRoundTripsAndAnUpdateLeavesTheOtherColumnsAlone() throws {
+        let model = try TestModels.model("""
+            <entity name="Sample">
+                <attribute name="small" optional="YES" attributeType="Integer 16"/>
+                <attribute name="medium" optional="YES" attributeType="Integer 32"/>
+                <attribute name="large" optional="YES" attributeType="Integer 64"/>
+                <attribute name="amount" optional="YES" attributeType="Decimal"/>
+                <attribute name="ratio" optional="YES" attributeType="Double"/>
+                <attribute name="weight" optional="YES" attributeType="Float"/>
+                <attribute name="flag" optional="YES" attributeType="Boolean"/>
+                <attribute name="label" optional="YES" attributeType="String"/>
+                <attribute name="when" optional="YES" attributeType="Date"/>
+                <attribute name="ref" optional="YES" attributeType="UUID"/>
+                <attribute name="link" optional="YES" attributeType="URI"/>
+                <attribute name="bytes" optional="YES" attributeType="Binary"/>
+                <attribute name="archive" optional="YES" attributeType="Transformable"/>
+            </entity>
+            """)
+        let values: [String: AttributeValue] = [
+            "small": .integer(-32768), "medium": .integer(2_147_483_647), "large": .integer(Int64.min),
+            "amount": .double(12.5), "ratio": .double(0.1), "weight": .double(Double(Float(1.1))),
+            "flag": .bool(true), "label": .string("Ünïcödé ✓"), "when": .date(secondsSinceReferenceDate: 12.25),
+            "ref": .uuid("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), "link": .string("https://example.com/a?b=c"),
+            "bytes": .binary(Data([0, 255, 0, 1])), "archive": .binary(Data("bplist00archive".utf8)),
+        ]
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Samples.sqlite")
+        let sample: ObjectID
+        do {
+            let store = try SQLiteObjectStore(path: path, model: model)
+            sample = try store.insert("Sample", values: values)
+            try store.save()
+            try store.close()
+        }
+        func row() throws -> [String: DatabaseValue] {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM ZSAMPLE"))
+                return Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) })
+            }
+        }
+        let before = try row()
+        let store = try SQLiteObjectStore(path: path, model: model)
+        for (name, value) in values {
+            #expect(try store.value(name, of: sample) == value, "\(name)")
+        }
+        try store.set("label", of: sample, to: .string("changed"))
+        try store.save()
+        try store.close()
+        var after = try row()
+        #expect(after.removeValue(forKey: "ZLABEL") == "changed".databaseValue)
+        #expect(after.removeValue(forKey: "Z_OPT") == 2.databaseValue)
+        var expected = before
+        expected.removeValue(forKey: "ZLABEL")
+        expected.removeValue(forKey: "Z_OPT")
+        #expect(after == expected)
+    }
+
     @Test func anUpdateWritesOnlyTheColumnsThatChanged() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("Books.sqlite")
