@@ -75,7 +75,7 @@ struct LintCommand: ParsableCommand {
         let configuration = loaded.configuration
         if !quiet { for warning in loaded.warnings { print(warning, to: &standardError) } }
 
-        let loader = ModelLoader(limits: limitOptions.limits, loadsAllVersions: allVersions)
+        let loader = ModelLoader(limits: limitOptions.limits, loadsAllVersions: allVersions, replacesOldVersionsWithCurrent: true)
         var run = LintRun(paths: configuration.paths(arguments: paths), loader: loader, engine: engine)
         #if MOMLINT_HOOK_BUILD
         // The pre-commit hook's build has no Swift parser (Package.swift); say so rather than
