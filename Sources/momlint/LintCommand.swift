@@ -91,7 +91,7 @@ struct LintCommand: ParsableCommand {
         let configuration = loaded.configuration
         if !quiet { for warning in loaded.warnings { print(warning, to: &standardError) } }
 
-        let loader = ModelLoader(limits: limitOptions.limits, loadsAllVersions: allVersions)
+        let loader = ModelLoader(limits: limitOptions.limits, loadsAllVersions: allVersions, replacesOldVersionsWithCurrent: true)
         let swiftDataPaths = configuration.swiftDataPaths(arguments: swiftDataDirectories)
         // With only SwiftData folders named, the Core Data models linted are those in them.
         let modelPaths = paths.isEmpty && configuration.included == nil && !swiftDataPaths.isEmpty

@@ -63,10 +63,9 @@ import Testing
     }
 
     @Test func contentsFileAndVersionFolderKnowTheirBundle() throws {
-        // The current version: an old one named directly lints its bundle's current version instead.
-        let folder = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld/Notes 2.xcdatamodel")
+        let folder = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld/Notes.xcdatamodel")
         let viaFolder = try #require(ModelLoader().load(paths: [folder]).models.first)
-        #expect(viaFolder.version.name == "Notes 2")
+        #expect(viaFolder.version.name == "Notes")
         #expect(viaFolder.version.selection == .namedDirectly)
         let viaContents = try #require(ModelLoader().load(paths: [folder + "/contents"]).models.first)
         #expect(viaContents.version == viaFolder.version)
@@ -87,7 +86,8 @@ import Testing
     /// linted on its own (it must never change), only its bundle's current version, once.
     @Test func anOldVersionNamedDirectlyLintsItsBundlesCurrentVersion() throws {
         let bundle = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld")
-        let result = ModelLoader().load(paths: [bundle + "/Notes.xcdatamodel/contents", bundle + "/Notes 2.xcdatamodel/contents"])
+        let lintLoader = ModelLoader(replacesOldVersionsWithCurrent: true)
+        let result = lintLoader.load(paths: [bundle + "/Notes.xcdatamodel/contents", bundle + "/Notes 2.xcdatamodel/contents"])
         #expect(result.failures.isEmpty)
         #expect(result.models.map(\.version.name) == ["Notes 2"])
         #expect(result.models.first?.version.selection == .declaredCurrent)
@@ -95,10 +95,13 @@ import Testing
             "'Notes' is not the current version of Notes.xcdatamodeld; linting the current version 'Notes 2' "
                 + "instead (old versions are linted only with --all-versions)",
         ])
-        let folder = ModelLoader().load(paths: [bundle + "/Notes.xcdatamodel"])
+        let folder = lintLoader.load(paths: [bundle + "/Notes.xcdatamodel"])
         #expect(folder.models.map(\.version.name) == ["Notes 2"])
 
-        let all = ModelLoader(loadsAllVersions: true).load(paths: [bundle + "/Notes.xcdatamodel/contents"])
+        // Commands that read the one version named (export, graph) get it.
+        #expect(ModelLoader().load(paths: [bundle + "/Notes.xcdatamodel"]).models.map(\.version.name) == ["Notes"])
+        let all = ModelLoader(loadsAllVersions: true, replacesOldVersionsWithCurrent: true)
+            .load(paths: [bundle + "/Notes.xcdatamodel/contents"])
         #expect(all.models.map(\.version.name) == ["Notes"])
         #expect(all.notes.isEmpty)
     }

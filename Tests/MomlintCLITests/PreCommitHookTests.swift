@@ -51,6 +51,22 @@ import Testing
         #expect(!dependencies.contains("swift-syntax") && !dependencies.contains("GRDB"))
     }
 
+    /// `pre-commit run --all-files` passes every version's `contents`; the old version must not
+    /// be linted by the single-version rules (it must never change) unless --all-versions.
+    @Test(.enabled(if: Workspace.momlintIsBuilt, "momlint is not built next to the tests"))
+    func allFilesDoesNotLintOldVersionsOnTheirOwn() throws {
+        let bundle = "Fixtures/Models/Notes.xcdatamodeld"
+        let files = ["\(bundle)/Notes.xcdatamodel/contents", "\(bundle)/Notes 2.xcdatamodel/contents", "\(bundle)/.xccurrentversion"]
+        let result = try MomlintProcess.run(["lint"] + files)
+        #expect(!result.standardOutput.contains("Notes.xcdatamodel/contents"))
+        #expect(result.standardOutput.contains("Notes 2.xcdatamodel/contents"))
+        #expect(result.standardError.contains("\(bundle)/Notes.xcdatamodel/contents: note: 'Notes' is not the current version "
+            + "of Notes.xcdatamodeld; linting the current version 'Notes 2' instead (old versions are linted only with --all-versions)"))
+        #expect(result.standardError.contains("Linted 1 model:"))
+        let all = try MomlintProcess.run(["lint", "--all-versions"] + files)
+        #expect(all.standardError.contains("Linted 2 models"))
+    }
+
     private static func values(after marker: String, in text: String) -> [String] {
         text.components(separatedBy: "\n").compactMap { line in
             guard let range = line.range(of: marker) else { return nil }

@@ -124,6 +124,30 @@ import Testing
         try JenkinsJUnitSchema.validate(rootless)
     }
 
+    /// The same check by a schema validator, where xmllint is installed (CI installs it):
+    /// `Schemas/junit-jenkins-strict.xsd` states Jenkins' strict schema as an XSD.
+    static let xmllint = ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/opt/homebrew/bin/xmllint"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(.enabled(if: xmllint != nil, "needs xmllint (libxml2-utils)"))
+    func validatesAgainstJenkinsStrictSchema() throws {
+        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Schemas/junit-jenkins-strict.xsd").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-junit-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JUnitReporter.report(Fixture.run(), context: Fixture.context()).write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.xmllint))
+        process.arguments = ["--noout", "--schema", schema, file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "xmllint: \(message)")
+    }
+
     @Test func eachFindingIsAFailureTypedByItsRule() throws {
         let root = try document(Fixture.run())
         let failures = root.elements(forName: "testsuite").flatMap { $0.elements(forName: "testcase") }

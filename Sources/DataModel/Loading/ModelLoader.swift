@@ -10,15 +10,20 @@ public struct ModelLoader: Sendable {
     public var limits: LoadLimits
     /// Load every version of a bundle, not only the current one (`--all-versions`).
     public var loadsAllVersions: Bool
+    /// Load a bundle's current version in place of an old version named directly (what `lint`
+    /// does, since `pre-commit run --all-files` names every version). Off for commands that
+    /// read the one version named (`export`, `graph`), and moot with `loadsAllVersions`.
+    public var replacesOldVersionsWithCurrent: Bool
 
     /// Folders a recursive search never enters: build output and dependencies.
     public static let skippedFolderNames: Set<String> = [
         ".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules", ".swiftpm",
     ]
 
-    public init(limits: LoadLimits = .standard, loadsAllVersions: Bool = false) {
+    public init(limits: LoadLimits = .standard, loadsAllVersions: Bool = false, replacesOldVersionsWithCurrent: Bool = false) {
         self.limits = limits
         self.loadsAllVersions = loadsAllVersions
+        self.replacesOldVersionsWithCurrent = replacesOldVersionsWithCurrent
     }
 
     /// Loads every model the paths name, in the order given; each `contents` file once.
@@ -152,14 +157,14 @@ public struct ModelLoader: Sendable {
         }
     }
 
-    /// A version of a bundle named directly (as pre-commit names every changed `contents`)
-    /// that is not the bundle's current version is not linted on its own: old versions
+    /// With `replacesOldVersionsWithCurrent`, a version of a bundle named directly (as
+    /// pre-commit names every changed `contents`) that is not its current version is not linted on its own: old versions
     /// must never change, and the single-version rules judge only the model the app builds.
     /// Its bundle is linted instead (its current version, once), with a note; `--all-versions`
     /// lints it as named. True when the version was redirected.
     private func redirectsOldVersion(folder: String, named path: String,
                                      into result: inout LoadResult, skipping loaded: inout Set<String>) -> Bool {
-        guard !loadsAllVersions else { return false }
+        guard replacesOldVersionsWithCurrent && !loadsAllVersions else { return false }
         let bundle = Self.parentPath(of: folder)
         guard bundle.hasSuffix(".xcdatamodeld"), let current = currentVersionName(ofBundle: bundle) else { return false }
         let name = Self.versionName(fromFolderName: (folder as NSString).lastPathComponent)
