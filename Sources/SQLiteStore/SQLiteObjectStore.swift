@@ -36,7 +36,7 @@ public final class SQLiteObjectStore {
         self.path = path
         schema = try StoreSchema(model: model)
         var configuration = Configuration()
-        // Core Data's SQLite stores use WAL (ref. §7).
+        // Core Data's SQLite stores use WAL (coredata-semantics §7).
         configuration.journalMode = .wal
         let queue: DatabaseQueue
         do {

@@ -24,7 +24,7 @@ public struct ConformanceMatrix: Sendable {
                 + "(adapter contract \(AdapterContract.version), `docs/adapter-contract.md`).",
             "✅ pass · ❌ fail · ⚠️ expected failure · ❗ unexpected pass · ➖ skipped (a feature the adapter does not support).",
             "*Inferred* marks behaviour Apple does not document; the numbers are the open questions of",
-            "`shared/reference/coredata-behaviour.md`.",
+            "`docs/coredata-semantics.md`.",
             "",
             "| Adapter | Passed | Failed | Expected failures | Unexpected passes | Skipped |",
             "|---|---|---|---|---|---|",

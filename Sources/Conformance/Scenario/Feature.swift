@@ -30,6 +30,6 @@ public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparab
 /// Labels a scenario carries about its standing, from a closed list.
 public enum ScenarioTag: String, CaseIterable, Codable, Hashable, Sendable {
     /// The behaviour is inferred from observation, not documented by Apple; the scenario
-    /// names the reference's open question(s) where there is one.
+    /// names the open question of docs/coredata-semantics.md(s) where there is one.
     case inferred
 }

@@ -15,7 +15,7 @@ public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
     /// What a store needs to run the scenario.
     public var features: Set<Feature>
     public var tags: Set<ScenarioTag>
-    /// Numbers of the reference's open questions the scenario depends on, when `inferred`.
+    /// Numbers of the open questions of docs/coredata-semantics.md the scenario depends on, when `inferred`.
     public var openQuestions: [Int]
     /// Free text: why the behaviour is inferred, what is deliberately not checked.
     public var notes: String?

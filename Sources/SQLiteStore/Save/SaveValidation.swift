@@ -91,7 +91,7 @@ struct SaveValidation {
         return codes
     }
 
-    /// Optionality and counts (ref. §2 Checks, INFERRED): an empty optional relationship always
+    /// Optionality and counts (coredata-semantics §2, INFERRED): an empty optional relationship always
     /// passes; an empty required to-one fails with 1570; an empty required to-many fails (1580)
     /// only when `minCount` demands a member (contract §4.3); counts apply to a non-empty
     /// to-many, `maxCount` 0 meaning unbounded.
