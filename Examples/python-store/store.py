@@ -9,7 +9,6 @@ relationships and constraints, and every relationship names its inverse.
 `shim.py` speaks the process protocol and calls `Store.handle`; this file knows nothing of it.
 """
 
-import copy
 import re
 from datetime import datetime, timedelta, timezone
 
@@ -152,6 +151,12 @@ class Record:
                       {key: list(value) for key, value in self.relationships.items()})
 
 
+def cloned(graph):
+    """A copy of a graph whose records can change without touching the original: what
+    copy.deepcopy does, several times faster on a graph of 100,000 objects."""
+    return {oid: record.__deepcopy__(None) for oid, record in graph.items()}
+
+
 class Context:
     """The saved objects and the current ones with pending changes, like a managed object
     context over its store. `Store.save` works on a copy and keeps it only when the save
@@ -170,7 +175,7 @@ class Context:
     def copy(self):
         twin = type(self)(self.schema)
         twin.saved = self.saved  # never modified in place: replaced whole on save
-        twin.graph = copy.deepcopy(self.graph)
+        twin.graph = cloned(self.graph)
         twin.inserted = set(self.inserted)
         twin.deleted = set(self.deleted)
         twin.changed = set(self.changed)
@@ -337,7 +342,7 @@ class Context:
             if problem is not None:
                 return problem
         self._purge_deleted()
-        self.saved = copy.deepcopy(self.graph)
+        self.saved = cloned(self.graph)
         self.inserted = set()
         self.changed = set()
         return None
@@ -400,7 +405,7 @@ class Context:
 
     def reset(self):
         """Discards every pending change (contract §4.7)."""
-        self.graph = copy.deepcopy(self.saved)
+        self.graph = cloned(self.saved)
         self.inserted = set()
         self.deleted = set()
         self.changed = set()

@@ -35,17 +35,17 @@ import Testing
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuites>
               <testsuite name="conformance.mine" tests="5" failures="2" errors="0" skipped="1">
-                <testcase classname="deny" name="deny.a" file="S/deny/a.yaml" time="0.012"/>
-                <testcase classname="deny" name="deny.b" file="S/deny/b.yaml" time="1.500">
+                <testcase classname="conformance.mine.deny" name="deny.a" file="S/deny/a.yaml" time="0.012"/>
+                <testcase classname="conformance.mine.deny" name="deny.b" file="S/deny/b.yaml" time="1.500">
                   <failure message="save (error): expected &lt;1600&gt; &amp; &quot;more&quot;">S/deny/b.yaml:12</failure>
                 </testcase>
-                <testcase classname="cascade" name="cascade.c" file="S/cascade/c.yaml" time="0.000">
+                <testcase classname="conformance.mine.cascade" name="cascade.c" file="S/cascade/c.yaml" time="0.000">
                   <system-out>expected failure: boom</system-out>
                 </testcase>
-                <testcase classname="cascade" name="cascade.d" file="S/cascade/d.yaml" time="0.000">
+                <testcase classname="conformance.mine.cascade" name="cascade.d" file="S/cascade/d.yaml" time="0.000">
                   <failure message="passed, but xfail.txt lists it as expected to fail; remove it from the list">S/cascade/d.yaml</failure>
                 </testcase>
-                <testcase classname="ordered" name="ordered.e" file="S/ordered/e.yaml" time="0.000">
+                <testcase classname="conformance.mine.ordered" name="ordered.e" file="S/ordered/e.yaml" time="0.000">
                   <skipped message="needs &apos;ordered&apos;, which the adapter does not support"/>
                 </testcase>
               </testsuite>

@@ -1,5 +1,6 @@
 /// JUnit XML, which CI systems display: one `<testsuite>` per adapter, one `<testcase>` per
-/// scenario (class name: the scenario's area). Expected failures are reported as passing test
+/// scenario. The class name is `conformance.<adapter>.<area>`, so CI tools that group by class
+/// (and key test cases by class and name) keep each adapter's results apart. Expected failures are reported as passing test
 /// cases with a `<system-out>` note, unexpected passes as failures.
 public enum JUnitReporter: ResultReporter {
     public static let name = "junit"
@@ -12,7 +13,8 @@ public enum JUnitReporter: ResultReporter {
                 + "failures=\"\(failures)\" errors=\"0\" skipped=\"\(summary.count(of: .skip))\">\n"
             for result in summary.results {
                 let area = String(result.scenarioID.prefix { $0 != "." })
-                xml += "    <testcase classname=\"\(escape(area))\" name=\"\(escape(result.scenarioID))\" "
+                let classname = "conformance.\(classSegment(summary.adapterName)).\(area)"
+                xml += "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(result.scenarioID))\" "
                     + "file=\"\(escape(result.file))\" time=\"\(format3(result.seconds))\""
                 let message = summary.message(of: result).map(escape) ?? ""
                 switch summary.outcome(of: result) {
@@ -29,6 +31,11 @@ public enum JUnitReporter: ResultReporter {
             xml += "  </testsuite>\n"
         }
         return xml + "</testsuites>\n"
+    }
+
+    /// An adapter name as one segment of a dotted class name: letters, digits, '-' and '_'.
+    static func classSegment(_ name: String) -> String {
+        String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
     }
 
     private static func format3(_ seconds: Double) -> String {
