@@ -29,6 +29,10 @@ sys.path.insert(0, STORE)
 from faults import FAULTS  # noqa: E402
 
 SHIM = "exec:python3 Examples/python-store/shim.py"
+# Left out of every run: 200,000 requests through a pipe take a minute per fault. The 10,000-deep
+# cascade.deep-chain already exhausts a recursive Python store's stack, and CI runs the correct
+# store through the whole suite, this scenario included.
+EXCLUDED = {"cascade.very-deep-chain"}
 
 
 def momlint_binary():
@@ -41,8 +45,8 @@ def momlint_binary():
 
 
 def run_suite(binary, fault, filters):
-    """The ids of the scenarios that fail with `fault` on (None: the correct store), and the
-    adapter's name as its shim reported it."""
+    """The ids of the scenarios that fail with `fault` on (None: the correct store), and how
+    many scenarios ran. `filters` are scenario ids (or globs); none means every scenario."""
     env = dict(os.environ)
     env.pop("MOMLINT_STORE_FAULT", None)
     if fault:
@@ -59,6 +63,20 @@ def run_suite(binary, fault, filters):
     return failed, len(run["results"])
 
 
+def list_scenarios():
+    """Every shipped scenario id: `<area>.<behaviour>`, as the files are named (a test checks it)."""
+    ids = []
+    scenario_root = os.path.join(ROOT, "Fixtures", "Scenarios")
+    for area in sorted(os.listdir(scenario_root)):
+        folder = os.path.join(scenario_root, area)
+        if not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            if name.endswith((".yaml", ".yml")):
+                ids.append("%s.%s" % (area, name.rsplit(".", 1)[0]))
+    return ids
+
+
 def report(results, scenario_count):
     """reports/mutation.md: nothing volatile, so CI can check it is current."""
     killed = sum(1 for killers in results.values() if killers)
@@ -70,7 +88,8 @@ def report(results, scenario_count):
         "",
         "Each fault is a plausible store defect, switched on in the Python example store with",
         "`MOMLINT_STORE_FAULT=<fault>` (`Examples/python-store/faults.py`). The suite of %d scenarios"
-        % scenario_count,
+        % scenario_count + " (all but %s, which takes minutes through the pipe to Python)"
+        % ", ".join("`%s`" % scenario for scenario in sorted(EXCLUDED)),
         "*kills* a fault when at least one scenario fails against it. The correct store passes every scenario.",
         "",
         "**Score: %d of %d faults killed.**" % (killed, len(results)),
@@ -104,8 +123,9 @@ def main():
     faults = arguments.fault or sorted(FAULTS)
     try:
         binary = arguments.momlint or momlint_binary()
-        baseline, scenario_count = run_suite(binary, None, [])
-    except (subprocess.CalledProcessError, RuntimeError, ValueError) as error:
+        scenario_ids = [scenario for scenario in list_scenarios() if scenario not in EXCLUDED]
+        baseline, scenario_count = run_suite(binary, None, scenario_ids)
+    except (subprocess.CalledProcessError, RuntimeError, ValueError, OSError) as error:
         print("error: %s" % error, file=sys.stderr)
         return 2
     if baseline:
@@ -114,12 +134,12 @@ def main():
 
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, arguments.jobs)) as pool:
-        futures = {pool.submit(run_suite, binary, fault, []): fault for fault in faults}
+        futures = {pool.submit(run_suite, binary, fault, scenario_ids): fault for fault in faults}
         for future in concurrent.futures.as_completed(futures):
             fault = futures[future]
             try:
                 results[fault] = future.result()[0]
-            except (RuntimeError, ValueError) as error:
+            except (RuntimeError, ValueError, OSError) as error:
                 print("error: %s" % error, file=sys.stderr)
                 return 2
             killers = results[fault]

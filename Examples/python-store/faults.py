@@ -65,6 +65,7 @@ FAULTS = {
     "merge-leaves-to-many-members": ("merge policies", "a merge does not move the loser's to-many members"),
     "constraints-ignore-subentities": ("constraints", "conflicts are looked for within one entity, not its hierarchy"),
     "null-values-conflict": ("constraints", "null constrained values conflict with each other"),
+    "conflict-omits-saved-object": ("constraints", "a uniqueness conflict names the new objects but not the saved one"),
     # Atomicity of failed saves
     "failed-save-writes": ("atomicity", "a failed save still writes its changes"),
     "failed-save-drops-changes": ("atomicity", "a failed save discards the pending changes"),
@@ -168,6 +169,9 @@ class FaultyContext(Context):
         cascaded = []
         record = self.graph[current]
         entity = self.schema.entities[record.entity]
+        if self.fault == "reverse-to-one-rules":
+            # Before the object's own rules let go of the holders.
+            cascaded += self._reversed_to_one_rules(current, record)
         for name, relationship in entity["relationships"].items():
             rule = self.delete_rule(relationship)
             if self.fault == "rules-not-inherited" and relationship["declaredBy"] != record.entity:
@@ -198,8 +202,6 @@ class FaultyContext(Context):
                     continue
                 self.deleted.add(destination)
                 cascaded.append(destination)
-        if self.fault == "reverse-to-one-rules":
-            cascaded += self._reversed_to_one_rules(current, record)
         return cascaded
 
     def _has_live_deny(self, oid):
@@ -223,7 +225,7 @@ class FaultyContext(Context):
                 inverse = self.relationship_of(holder, inverse_name)
                 if inverse["isToMany"]:
                     continue
-                if inverse["deleteRule"] == "cascade":
+                if inverse["deleteRule"] == "cascade" and holder not in self.deleted:
                     self.deleted.add(holder)
                     cascaded.append(holder)
                 elif inverse["deleteRule"] == "deny":
@@ -346,7 +348,7 @@ class FaultyContext(Context):
                         failures.append(failure(correct.MISSING_MANDATORY_PROPERTY, record.name, name))
                     continue
                 for code in self.limit_violations(attribute, value):
-                    failures.append(failure(code, record.name, name))
+                    failures.append(correct.with_value(failure(code, record.name, name), attribute, value))
             for name, relationship in entity["relationships"].items():
                 code = self.count_violation(relationship, len(record.relationships[name]))
                 if code is not None:
@@ -399,6 +401,12 @@ class FaultyResolver(ConstraintResolver):
     def resolve(self, context):
         if self.fault == "error-policy-saves-duplicates" and self.policy == "error":
             return False
+        if self.fault == "conflict-omits-saved-object" and self.policy == "error":
+            conflicts = self.conflicts(context)
+            if conflicts:
+                names = sorted({context.graph[oid].name for _, group in conflicts for oid in group
+                                if oid in context.inserted})
+                raise ConstraintFailure(failure(correct.CONSTRAINT_MERGE_ERROR, objects=names))
         return super().resolve(context)
 
     def conflicts(self, context):

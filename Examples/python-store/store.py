@@ -59,14 +59,30 @@ class StoreError(Exception):
         self.message = message
 
 
-def failure(code, obj=None, key=None, details=None):
-    """A save failure as the protocol writes it (contract §7)."""
+def failure(code, obj=None, key=None, details=None, **extra):
+    """A save failure as the protocol writes it (contract §7); `extra` holds the details of
+    contract 1.1 (`value`, `objects`), see with_value and conflict_failure."""
     result = {"code": code, "details": details or []}
     if obj is not None:
         result["object"] = obj
     if key is not None:
         result["key"] = key
+    result.update(extra)
     return result
+
+
+def with_value(failure_answer, attribute, value):
+    """The failure naming the value that broke a limit (NSValidationErrorValue), as the
+    protocol writes values: dates as ISO 8601 strings."""
+    if value is not None:
+        failure_answer["value"] = iso_from_seconds(value) if attribute["type"] == "Date" else value
+    return failure_answer
+
+
+def conflict_failure(conflicts, graph):
+    """133021 naming every object of every uniqueness conflict (the error's conflict list)."""
+    names = sorted({graph[oid].name for _, group in conflicts for oid in group})
+    return failure(CONSTRAINT_MERGE_ERROR, objects=names)
 
 
 def combined(failures):
@@ -380,7 +396,7 @@ class Context:
                         failures.append(failure(MISSING_MANDATORY_PROPERTY, record.name, name))
                     continue
                 for code in limit_violations(attribute, value):
-                    failures.append(failure(code, record.name, name))
+                    failures.append(with_value(failure(code, record.name, name), attribute, value))
             for name, relationship in entity["relationships"].items():
                 code = count_violation(relationship, len(record.relationships[name]))
                 if code is not None:
@@ -478,7 +494,7 @@ class ConstraintResolver:
             if not conflicts:
                 return merged
             if self.policy == "error":
-                raise ConstraintFailure(failure(CONSTRAINT_MERGE_ERROR))
+                raise ConstraintFailure(conflict_failure(conflicts, context.graph))
             for constraint, group in conflicts:
                 members = [oid for oid in group if context.is_live(oid)]
                 if len(members) < 2:

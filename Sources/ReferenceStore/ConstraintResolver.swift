@@ -25,7 +25,10 @@ struct ConstraintResolver {
             let conflicts = Self.conflicts(in: context)
             guard !conflicts.isEmpty else { return merged }
             guard policy != .error else {
-                throw ConstraintFailure(failure: SaveFailure(code: CoreDataErrorCode.managedObjectConstraintMerge))
+                // Every object of every conflict, as the error's conflict list holds them.
+                let names = Set(conflicts.flatMap(\.1).compactMap { context.record($0)?.name }).sorted()
+                throw ConstraintFailure(failure: SaveFailure(code: CoreDataErrorCode.managedObjectConstraintMerge,
+                                                             objects: names))
             }
             for (constraint, group) in conflicts {
                 // An earlier merge in this pass may have deleted members or changed their values.

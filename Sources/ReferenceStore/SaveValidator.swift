@@ -43,7 +43,7 @@ struct SaveValidator {
                     continue
                 }
                 for code in attribute.limits.violations(of: value) {
-                    failures.append(SaveFailure(code: code, object: record.name, key: attribute.name))
+                    failures.append(SaveFailure(code: code, object: record.name, key: attribute.name, value: value))
                 }
             }
             for (slot, relationship) in entity.relationships.enumerated() {

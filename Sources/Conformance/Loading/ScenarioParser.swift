@@ -356,7 +356,7 @@ struct ScenarioParser {
 
     private mutating func save(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
         if body.isNull { return .save(policy: .error, outcome: .succeeds) }
-        let fields = try body.fields("'save'", allowed: ["policy", "fails", "object", "key", "details"])
+        let fields = try body.fields("'save'", allowed: ["policy", "fails", "object", "key", "details", "value", "objects"])
         var policy = MergePolicy.error
         if let node = fields["policy"] {
             let name = try node.string("'policy'")
@@ -368,7 +368,7 @@ struct ScenarioParser {
             if policy != .error { usedFeatures[.mergePolicy] = usedFeatures[.mergePolicy] ?? node }
         }
         guard let failsNode = fields["fails"] else {
-            for key in ["object", "key", "details"] where fields[key] != nil {
+            for key in ["object", "key", "details", "value", "objects"] where fields[key] != nil {
                 throw fields[key]!.error("'\(key)' describes a failure; add 'fails: <code>'")
             }
             return .save(policy: policy, outcome: .succeeds)
@@ -382,6 +382,7 @@ struct ScenarioParser {
                 try detail(node)
             }
         }
+        try readDetails(of: &failure, from: fields)
         return .save(policy: policy, outcome: .fails(failure))
     }
 
@@ -406,12 +407,37 @@ struct ScenarioParser {
             noteFeatures(ofCode: code, at: node)
             return ExpectedFailure(code: code)
         }
-        let fields = try node.fields("a detail", allowed: ["code", "object", "key"], required: ["code"])
+        let fields = try node.fields("a detail", allowed: ["code", "object", "key", "value", "objects"], required: ["code"])
         noteFeatures(ofCode: try fields["code"]!.int("'code'"), at: fields["code"]!)
-        return ExpectedFailure(
+        var failure = ExpectedFailure(
             code: try fields["code"]!.int("'code'"),
             object: try fields["object"].map { node throws(ScenarioLoadError) in try knownObject(node) },
             key: try fields["key"].map { node throws(ScenarioLoadError) in try node.string("'key'") })
+        try readDetails(of: &failure, from: fields)
+        return failure
+    }
+
+    /// `value` (the value that failed, read as the type of `object.key` when both are given)
+    /// and `objects` (every object of a uniqueness conflict).
+    private mutating func readDetails(of failure: inout ExpectedFailure,
+                                      from fields: [String: YAMLNode]) throws(ScenarioLoadError) {
+        if let node = fields["value"] {
+            var value = try node.attributeValue("'value'")
+            if let object = failure.object, let key = failure.key,
+               let type = model!.property(named: key, in: entityOfObject[object]!)?.asAttribute?.attributeType {
+                do {
+                    value = try value.coerced(to: type)
+                } catch {
+                    throw node.error("'\(object).\(key)' is \(type.xmlName): \(error)")
+                }
+            }
+            failure.value = value
+            usedFeatures[.errorDetails] = usedFeatures[.errorDetails] ?? node
+        }
+        if let node = fields["objects"] {
+            failure.objects = try node.sequence("'objects'").map { node throws(ScenarioLoadError) in try knownObject(node) }
+            usedFeatures[.errorDetails] = usedFeatures[.errorDetails] ?? node
+        }
     }
 
     // MARK: Expectations

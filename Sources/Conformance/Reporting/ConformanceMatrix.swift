@@ -29,6 +29,7 @@ public struct ConformanceMatrix: Sendable {
             "✅ pass · ❌ fail · ⚠️ expected failure · ❗ unexpected pass · ➖ skipped (a feature the adapter does not support).",
             "*Inferred* marks behaviour Apple does not document; the numbers are the open questions of",
             "`docs/coredata-semantics.md`.",
+            "How many plausible store defects these scenarios catch: `reports/mutation.md` (`scripts/mutation.py`).",
             "",
             "| Adapter | Passed | Failed | Expected failures | Unexpected passes | Skipped |",
             "|---|---|---|---|---|---|",

@@ -157,13 +157,7 @@ struct ScenarioExecution {
     /// Values compare equal after normalisation: a store that answers an integer attribute
     /// with a double, or a UUID as a plain string, still matches.
     static func same(_ actual: AttributeValue, _ expected: AttributeValue) -> Bool {
-        if actual == expected { return true }
-        switch (actual, expected) {
-        case (.double(let a), .integer(let e)): return a == Double(e)
-        case (.integer(let a), .double(let e)): return Double(a) == e
-        case (.string(let a), .uuid(let e)): return a.uppercased() == e
-        default: return false
-        }
+        AttributeValue.sameAnswer(actual, expected)
     }
 
     private func exists(_ object: String, in store: any ConformanceStore) throws -> Bool {
@@ -186,5 +180,20 @@ struct ScenarioExecution {
 
     private static func list(_ names: [String]) -> String {
         names.isEmpty ? "nothing" : names.map { "'\($0)'" }.joined(separator: ", ")
+    }
+}
+
+extension AttributeValue {
+    /// Values compare equal after normalisation: an integer answered as a double, a UUID as a
+    /// plain string, a date as an ISO 8601 string still match.
+    static func sameAnswer(_ actual: AttributeValue, _ expected: AttributeValue) -> Bool {
+        if actual == expected { return true }
+        switch (actual, expected) {
+        case (.double(let a), .integer(let e)): return a == Double(e)
+        case (.integer(let a), .double(let e)): return Double(a) == e
+        case (.string(let a), .uuid(let e)): return a.uppercased() == e
+        case (.string, .date): return (try? actual.coerced(to: .date)) == expected
+        default: return false
+        }
     }
 }

@@ -23,6 +23,10 @@ public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     case dates
     /// Closing the store and opening it again on the same data.
     case reopen
+    /// Save failures that carry the value that failed validation and the objects of a
+    /// uniqueness conflict (contract 1.1), for stores whose errors say no more than code,
+    /// object and key.
+    case errorDetails = "error-details"
 
     public static func < (lhs: Feature, rhs: Feature) -> Bool { lhs.rawValue < rhs.rawValue }
 }

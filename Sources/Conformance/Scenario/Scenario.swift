@@ -164,12 +164,19 @@ public struct ExpectedFailure: Hashable, Sendable, CustomStringConvertible {
     public var object: String?
     public var key: String?
     public var details: [ExpectedFailure]?
+    /// The value that failed validation, when the scenario states it.
+    public var value: AttributeValue?
+    /// Every object of a uniqueness conflict, as a set, when the scenario states them.
+    public var objects: [String]?
 
-    public init(code: Int, object: String? = nil, key: String? = nil, details: [ExpectedFailure]? = nil) {
+    public init(code: Int, object: String? = nil, key: String? = nil, details: [ExpectedFailure]? = nil,
+                value: AttributeValue? = nil, objects: [String]? = nil) {
         self.code = code
         self.object = object
         self.key = key
         self.details = details
+        self.value = value
+        self.objects = objects
     }
 
     /// True when `failure` has this code and every part the scenario states.
@@ -177,6 +184,10 @@ public struct ExpectedFailure: Hashable, Sendable, CustomStringConvertible {
         guard failure.code == code else { return false }
         if let object, failure.object != object { return false }
         if let key, failure.key != key { return false }
+        if let value {
+            guard let actual = failure.value, AttributeValue.sameAnswer(actual, value) else { return false }
+        }
+        if let objects, failure.objects?.sorted() != objects.sorted() { return false }
         guard let details else { return true }
         return Self.matchAll(details, failure.details)
     }
@@ -194,7 +205,8 @@ public struct ExpectedFailure: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        SaveFailure.describe(code: code, object: object, key: key, details: details?.map(\.description))
+        SaveFailure.describe(code: code, object: object, key: key, details: details?.map(\.description),
+                             value: value, objects: objects)
     }
 }
 

@@ -30,7 +30,9 @@ struct ConstraintResolution {
         // are searched again after each because a merge changes the objects involved.
         while let conflict = try firstConflict(in: &context, db) {
             guard policy != .error else {
-                return ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge)
+                // The objects of the first conflict found; the save stops there.
+                return ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge,
+                                         objects: (conflict.stored.map { [$0] } ?? []) + conflict.pending)
             }
             let members = (conflict.stored.map { [$0] } ?? []) + conflict.pending
             let entities = try members.map { try context.liveState($0, db).entity }

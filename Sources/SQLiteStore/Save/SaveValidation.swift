@@ -45,8 +45,10 @@ struct SaveValidation {
         let entity = context.schema.entities[state.entity]
         var failures: [ValidationFailure] = []
         for (slot, attribute) in entity.attributes.enumerated() where !attribute.attribute.isTransient {
-            for code in violations(of: state.attributes[slot], against: attribute) {
-                failures.append(ValidationFailure(code: code, object: id, key: attribute.name))
+            let value = state.attributes[slot]
+            for code in violations(of: value, against: attribute) {
+                failures.append(ValidationFailure(code: code, object: id, key: attribute.name,
+                                                  value: value == .null ? nil : value))
             }
         }
         for (slot, relationship) in entity.relationshipSlots {
