@@ -56,5 +56,17 @@ def serve(store_class=Store, name="python-store", unsupported_features=(), stdin
         stdout.flush()
 
 
+def main():
+    # MOMLINT_STORE_FAULT switches on one defect from faults.py, to measure the suite
+    # (scripts/mutation.py); unset, the store is the correct one.
+    from faults import FAULTS, store_class
+    fault = os.environ.get("MOMLINT_STORE_FAULT") or None
+    if fault is not None and fault not in FAULTS:
+        print("unknown MOMLINT_STORE_FAULT '%s'; known faults: %s" % (fault, ", ".join(sorted(FAULTS))),
+              file=sys.stderr)
+        sys.exit(2)
+    serve(store_class=store_class(fault), name="python-store" if fault is None else "python-store+" + fault)
+
+
 if __name__ == "__main__":
-    serve()
+    main()

@@ -61,14 +61,30 @@ class StoreError(Exception):
         self.message = message
 
 
-def failure(code, obj=None, key=None, details=None):
-    """A save failure as the protocol writes it (contract §7)."""
+def failure(code, obj=None, key=None, details=None, **extra):
+    """A save failure as the protocol writes it (contract §7); `extra` holds the details of
+    contract 1.1 (`value`, `objects`), see with_value and conflict_failure."""
     result = {"code": code, "details": details or []}
     if obj is not None:
         result["object"] = obj
     if key is not None:
         result["key"] = key
+    result.update(extra)
     return result
+
+
+def with_value(failure_answer, attribute, value):
+    """The failure naming the value that broke a limit (NSValidationErrorValue), as the
+    protocol writes values: dates as ISO 8601 strings."""
+    if value is not None:
+        failure_answer["value"] = iso_from_seconds(value) if attribute["type"] == "Date" else value
+    return failure_answer
+
+
+def conflict_failure(conflicts, graph):
+    """133021 naming every object of every uniqueness conflict (the error's conflict list)."""
+    names = sorted({graph[oid].name for _, group in conflicts for oid in group})
+    return failure(CONSTRAINT_MERGE_ERROR, objects=names)
 
 
 def combined(failures):
@@ -153,6 +169,12 @@ class Record:
                       {key: list(value) for key, value in self.relationships.items()})
 
 
+def cloned(graph):
+    """A copy of a graph whose records can change without touching the original: what
+    copy.deepcopy does, several times faster on a graph of 100,000 objects."""
+    return {oid: record.__deepcopy__(None) for oid, record in graph.items()}
+
+
 class Context:
     """The saved objects and the current ones with pending changes, like a managed object
     context over its store. `Store.save` works on a copy and keeps it only when the save
@@ -171,7 +193,7 @@ class Context:
     def copy(self):
         twin = type(self)(self.schema)
         twin.saved = self.saved  # never modified in place: replaced whole on save
-        twin.graph = copy.deepcopy(self.graph)
+        twin.graph = cloned(self.graph)
         twin.inserted = set(self.inserted)
         twin.deleted = set(self.deleted)
         twin.changed = set(self.changed)
@@ -338,7 +360,7 @@ class Context:
             if problem is not None:
                 return problem
         self._purge_deleted()
-        self.saved = copy.deepcopy(self.graph)
+        self.saved = cloned(self.graph)
         self.inserted = set()
         self.changed = set()
         return None
@@ -376,7 +398,7 @@ class Context:
                         failures.append(failure(MISSING_MANDATORY_PROPERTY, record.name, name))
                     continue
                 for code in limit_violations(attribute, value):
-                    failures.append(failure(code, record.name, name))
+                    failures.append(with_value(failure(code, record.name, name), attribute, value))
             for name, relationship in entity["relationships"].items():
                 code = count_violation(relationship, len(record.relationships[name]))
                 if code is not None:
@@ -401,7 +423,7 @@ class Context:
 
     def reset(self):
         """Discards every pending change (contract §4.7)."""
-        self.graph = copy.deepcopy(self.saved)
+        self.graph = cloned(self.saved)
         self.inserted = set()
         self.deleted = set()
         self.changed = set()
@@ -474,7 +496,7 @@ class ConstraintResolver:
             if not conflicts:
                 return merged
             if self.policy == "error":
-                raise ConstraintFailure(failure(CONSTRAINT_MERGE_ERROR))
+                raise ConstraintFailure(conflict_failure(conflicts, context.graph))
             for constraint, group in conflicts:
                 members = [oid for oid in group if context.is_live(oid)]
                 if len(members) < 2:

@@ -52,7 +52,7 @@ public struct ExportedModel: Encodable, Hashable, Sendable {
         public var name: String
         /// The entity that declares the attribute (this one, or an ancestor).
         public var declaredBy: String
-        /// Core Data's spelling: `Integer 16`, `String`, `Date`, … (reference §5).
+        /// Core Data's spelling: `Integer 16`, `String`, `Date`, … (coredata-semantics §5).
         public var type: String
         public var isOptional: Bool
         public var isTransient: Bool

@@ -1,6 +1,6 @@
 /// The words synthetic models are made of. Names avoid every word Core Data reserves or
 /// warns about (`description`, `entity`, `type`, `isDeleted`, …; see
-/// `../shared/reference/coredata-behaviour.md` §4) so a generated model lints clean, and
+/// `docs/coredata-semantics.md` §4) so a generated model lints clean, and
 /// class names that would shadow a Foundation or Swift type (`Bundle`, `Task`).
 enum Vocabulary {
     /// Entity names, as an app would have them; a second use gets a number (`Invoice2`).

@@ -11,16 +11,20 @@ final class ProcessStore: ConformanceStore {
     /// The entity each object was inserted as, to read `value` answers as the attribute's type.
     private var entityOfObject: [String: String] = [:]
     private var isClosed = false
+    /// How long one request may take when the scenario allows itself longer than the
+    /// adapter's default (a deep chain's save); nil for the default.
+    private let requestTimeLimit: Duration?
 
-    init(connection: ShimConnection, model: Model, pool: ShimPool) {
+    init(connection: ShimConnection, model: Model, pool: ShimPool, requestTimeLimit: Duration? = nil) {
         self.connection = connection
         self.model = model
         self.pool = pool
+        self.requestTimeLimit = requestTimeLimit
     }
 
     func perform(_ request: StoreRequest) throws -> StoreResponse {
         let (label, expected) = Self.describe(request)
-        let answer = try connection.exchange(label, expecting: expected) { id in
+        let answer = try connection.exchange(label, expecting: expected, within: requestTimeLimit) { id in
             try ShimMessage.line(id: id, request: request)
         }
         if answer.kind == "error" { throw Self.storeError(from: answer, connection: connection) }
@@ -35,7 +39,7 @@ final class ProcessStore: ConformanceStore {
         case (.insert(let entity, let object, _), _):
             entityOfObject[object] = entity
         case (.value(let object, let attribute), .value(let value)):
-            return .value(typed(value, object: object, attribute: attribute))
+            return .value(try typed(value, object: object, attribute: attribute, label: label))
         default:
             break
         }
@@ -43,10 +47,26 @@ final class ProcessStore: ConformanceStore {
     }
 
     /// JSON carries dates and UUIDs as strings and cannot tell 2.0 from 2: read the answer as
-    /// the attribute's type says (contract §5), as the Swift adapters answer.
-    private func typed(_ value: AttributeValue, object: String, attribute: String) -> AttributeValue {
+    /// the attribute's type says (contract §5), as the Swift adapters answer. A date must come
+    /// as an ISO 8601 string (or null): anything else is a protocol error, never guessed at.
+    private func typed(_ value: AttributeValue, object: String, attribute: String,
+                       label: String) throws(StoreAdapterError) -> AttributeValue {
         guard let type = entityOfObject[object].flatMap(model.entity(named:))
             .flatMap({ model.property(named: attribute, in: $0)?.asAttribute?.attributeType }) else { return value }
+        if type == .date {
+            switch value {
+            case .null: return value
+            case .string(let text):
+                if let date = try? value.coerced(to: .date) { return date }
+                throw StoreAdapterError(.storeFailure, "the shim '\(connection.command)' answered \(label) with "
+                    + "'\(text)', which is not an ISO 8601 date; answer dates as e.g. \"2024-05-01T12:00:00Z\" "
+                    + "(docs/adapter-contract.md §5)")
+            default:
+                throw StoreAdapterError(.storeFailure, "the shim '\(connection.command)' answered \(label) with "
+                    + "\(value), which is not an ISO 8601 date string; answer dates as e.g. \"2024-05-01T12:00:00Z\" "
+                    + "(docs/adapter-contract.md §5)")
+            }
+        }
         return (try? value.coerced(to: type)) ?? value
     }
 

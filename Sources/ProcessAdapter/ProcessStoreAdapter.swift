@@ -27,14 +27,16 @@ public struct ProcessStoreAdapter: StoreAdapter {
     public let unsupportedFeatures: Set<Feature>
     private let pool: ShimPool
 
-    /// `exec:` and the command.
-    public var name: String { "exec:" + command }
+    /// What reports call the store: the `name` the shim gave in its handshake, or `exec:` and
+    /// the command when it gave none.
+    public let name: String
 
     /// An adapter for `command` that does not ask the shim anything until the first scenario;
     /// `unsupportedFeatures` is taken as given. Prefer `connect`, which asks the shim.
-    public init(command: String, requestTimeLimit: Duration = defaultRequestTimeLimit,
+    public init(command: String, name: String? = nil, requestTimeLimit: Duration = defaultRequestTimeLimit,
                 unsupportedFeatures: Set<Feature> = []) {
         self.command = command
+        self.name = Self.displayName(name, command: command)
         self.requestTimeLimit = requestTimeLimit
         self.unsupportedFeatures = unsupportedFeatures
         self.pool = ShimPool(command: command, timeLimit: requestTimeLimit)
@@ -46,7 +48,7 @@ public struct ProcessStoreAdapter: StoreAdapter {
     public static func connect(command: String,
                                requestTimeLimit: Duration = defaultRequestTimeLimit) throws(StoreAdapterError) -> ProcessStoreAdapter {
         let first = try ShimConnection(command: command, timeLimit: requestTimeLimit)
-        let adapter = ProcessStoreAdapter(command: command, requestTimeLimit: requestTimeLimit,
+        let adapter = ProcessStoreAdapter(command: command, name: first.shimName, requestTimeLimit: requestTimeLimit,
                                           unsupportedFeatures: first.unsupportedFeatures)
         adapter.pool.checkIn(first)
         return adapter
@@ -69,6 +71,16 @@ public struct ProcessStoreAdapter: StoreAdapter {
         ShimRegistry.stopEverything()
     }
 
+    /// The shim's own name when it is printable on one line, else `exec:COMMAND`.
+    static func displayName(_ shimName: String?, command: String) -> String {
+        guard let shimName, !shimName.isEmpty, shimName.count <= 100,
+              shimName.unicodeScalars.allSatisfy({ !CharacterSet.controlCharacters.contains($0) }),
+              shimName.trimmingCharacters(in: .whitespaces) == shimName else {
+            return "exec:" + command
+        }
+        return shimName
+    }
+
     public func openStore(_ setup: StoreSetup) throws -> any ConformanceStore {
         let exported: Data
         do {
@@ -86,6 +98,7 @@ public struct ProcessStoreAdapter: StoreAdapter {
             pool.checkIn(connection)
             throw error
         }
-        return ProcessStore(connection: connection, model: setup.model, pool: pool)
+        return ProcessStore(connection: connection, model: setup.model, pool: pool,
+                            requestTimeLimit: setup.timeLimit.map { max($0, requestTimeLimit) })
     }
 }

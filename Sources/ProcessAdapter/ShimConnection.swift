@@ -140,8 +140,13 @@ final class ShimConnection: @unchecked Sendable {
         // Read stderr before stopping: stopping closes the pipe, and a shim that failed before
         // anything was read from it (a command that does not exist) said why only there.
         let tail = process.standardErrorTail()
+        let cause = process.standardErrorCause()
         process.stop()
         var message = "the shim '\(command)' \(what); it " + (ending ?? "was stopped")
+        // The cause may lie before the kept tail (a crash followed by pages of backtrace).
+        if let cause, !tail.contains(cause) {
+            message += ". It reported: \(cause)"
+        }
         if tail.isEmpty {
             message += ", and wrote nothing on stderr"
         } else {

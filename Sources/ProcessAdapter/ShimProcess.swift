@@ -38,6 +38,8 @@ final class ShimProcess {
     private var errors: Int32
     private var pending: [UInt8] = []
     private var errorTail: [UInt8] = []
+    /// The line of stderr that says why the shim died, however long ago it was written.
+    private var errorDiagnosis = StderrDiagnosis()
     private var exitDescription: String?
 
     /// Starts `command` with `/bin/sh -c`, in the current directory and environment.
@@ -187,8 +189,16 @@ final class ShimProcess {
                 return
             }
             errorTail.append(contentsOf: buffer[..<count])
+            errorDiagnosis.feed(buffer[..<count])
             if errorTail.count > Self.keptErrorBytes { errorTail.removeFirst(errorTail.count - Self.keptErrorBytes) }
         }
+    }
+
+    /// The line of stderr that looks like the cause of a crash (a Swift `Fatal error:`, a Python
+    /// traceback's last line, a Java exception), when there is one.
+    func standardErrorCause() -> String? {
+        drainErrors()
+        return errorDiagnosis.cause
     }
 
     /// The last lines the shim wrote on stderr, at most `limit` characters, for a failure message.

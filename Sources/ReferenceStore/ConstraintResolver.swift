@@ -6,7 +6,7 @@ struct ConstraintFailure: Error {
 }
 
 /// Finds uniqueness-constraint conflicts at save and resolves them by merge policy, following
-/// the survivor / values / relationships table of the reference (§3, INFERRED) that contract §4.6
+/// the survivor / values / relationships table of docs/coredata-semantics.md (§3, INFERRED) that contract §4.6
 /// summarises.
 struct ConstraintResolver {
     let policy: MergePolicy
@@ -25,7 +25,10 @@ struct ConstraintResolver {
             let conflicts = Self.conflicts(in: context)
             guard !conflicts.isEmpty else { return merged }
             guard policy != .error else {
-                throw ConstraintFailure(failure: SaveFailure(code: CoreDataErrorCode.managedObjectConstraintMerge))
+                // Every object of every conflict, as the error's conflict list holds them.
+                let names = Set(conflicts.flatMap(\.1).compactMap { context.record($0)?.name }).sorted()
+                throw ConstraintFailure(failure: SaveFailure(code: CoreDataErrorCode.managedObjectConstraintMerge,
+                                                             objects: names))
             }
             for (constraint, group) in conflicts {
                 // An earlier merge in this pass may have deleted members or changed their values.
@@ -51,7 +54,7 @@ struct ConstraintResolver {
     }
 
     /// Groups of two or more live objects with equal constrained values, at least one of them
-    /// inserted or changed in this save. A nil member never conflicts (ref. §3).
+    /// inserted or changed in this save. A nil member never conflicts (coredata-semantics §3).
     private static func conflicts(in context: ObjectContext) -> [(StoreSchema.ConstraintInfo, [ObjectID])] {
         var result: [(StoreSchema.ConstraintInfo, [ObjectID])] = []
         for constraint in context.schema.constraints {
@@ -91,7 +94,7 @@ struct ConstraintResolver {
     private func resolve(_ group: [ObjectID], _ constraint: StoreSchema.ConstraintInfo,
                          in context: inout ObjectContext) throws(StoreAdapterError) {
         let currentKey = Self.key(of: group[0], constraint, in: context.graph)
-        // Database-level: an existing object whose saved values already matched (ref. §3).
+        // Database-level: an existing object whose saved values already matched (coredata-semantics §3).
         let stored = group.first { id in
             !context.inserted.contains(id) && Self.key(of: id, constraint, in: context.saved) == currentKey
         }
@@ -172,7 +175,7 @@ struct ConstraintResolver {
     }
 
     /// N's to-one destinations move to D; D's old destination is deleted when that
-    /// relationship cascades (ref. §3, ObjectTrump).
+    /// relationship cascades (coredata-semantics §3, ObjectTrump).
     private func moveToOneDestinations(from source: ObjectID, to target: ObjectID,
                                        in context: inout ObjectContext) throws(StoreAdapterError) {
         let relationships = context.schema.entities[context.record(source)!.entity].relationships

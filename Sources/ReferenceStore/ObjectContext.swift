@@ -139,7 +139,7 @@ struct ObjectContext {
                 case .nullify, .cascade, .unknown:
                     break
                 case .deny, .noAction:
-                    // Deny is checked at save; No Action touches neither side (ref. §1).
+                    // Deny is checked at save; No Action touches neither side (coredata-semantics §1).
                     continue
                 }
                 let destinations = graph[next]!.relationships[slot]
@@ -220,7 +220,7 @@ struct ObjectContext {
 
     /// Drops deleted objects for good, and every reference to them that delete rules did not
     /// clear (No Action, relationships without an inverse): those read as nil after a save,
-    /// the way Core Data repairs them (ref. §1 "No inverse"; the suite does not check this).
+    /// the way Core Data repairs them (coredata-semantics §1 "No inverse"; the suite does not check this).
     private mutating func purgeDeletedObjects() {
         guard !deleted.isEmpty else { return }
         for id in deleted {

@@ -11,7 +11,7 @@ struct SaveValidator {
     }
 
     /// A deleted object whose Deny relationship still holds a destination not deleted in this
-    /// save (Deny is satisfied when every destination goes too; ref. §1).
+    /// save (Deny is satisfied when every destination goes too; coredata-semantics §1).
     func denyFailures() -> [SaveFailure] {
         var failures: [SaveFailure] = []
         for id in context.deleted {
@@ -43,7 +43,7 @@ struct SaveValidator {
                     continue
                 }
                 for code in attribute.limits.violations(of: value) {
-                    failures.append(SaveFailure(code: code, object: record.name, key: attribute.name))
+                    failures.append(SaveFailure(code: code, object: record.name, key: attribute.name, value: value))
                 }
             }
             for (slot, relationship) in entity.relationships.enumerated() {
@@ -56,7 +56,7 @@ struct SaveValidator {
         return failures
     }
 
-    /// What a relationship holding `count` objects breaks (ref. §2 Checks, INFERRED): a required
+    /// What a relationship holding `count` objects breaks (coredata-semantics §2, INFERRED): a required
     /// to-one that is empty is missing (1570); counts apply to a non-empty to-many, and to an
     /// empty one only when it is required with a `minCount` (1580).
     static func countViolation(of relationship: StoreSchema.RelationshipInfo, count: Int) -> Int? {

@@ -33,7 +33,7 @@ struct StoreSchema {
     }
 
     /// A uniqueness constraint, with the entity that declares it: conflicts are looked for among
-    /// all objects of that entity's kind (ref. §3).
+    /// all objects of that entity's kind (coredata-semantics §3).
     struct ConstraintInfo {
         var declaringEntity: Int
         var members: [Member]
@@ -217,7 +217,7 @@ struct StoreSchema {
 }
 
 /// The validation limits an attribute's model sets: numeric and date bounds, string lengths and
-/// a pattern (ref. §2 Checks).
+/// a pattern (coredata-semantics §2).
 struct AttributeLimits {
     var minimumNumber: Double?
     var maximumNumber: Double?

@@ -8,12 +8,19 @@ public struct ValidationFailure: Hashable, Sendable, CustomStringConvertible {
     public var object: ObjectID?
     public var key: String?
     public var details: [ValidationFailure]
+    /// The value that broke an attribute limit (`NSValidationErrorValue`).
+    public var value: AttributeValue?
+    /// The objects of a uniqueness conflict (133021).
+    public var objects: [ObjectID]?
 
-    public init(code: Int, object: ObjectID? = nil, key: String? = nil, details: [ValidationFailure] = []) {
+    public init(code: Int, object: ObjectID? = nil, key: String? = nil, details: [ValidationFailure] = [],
+                value: AttributeValue? = nil, objects: [ObjectID]? = nil) {
         self.code = code
         self.object = object
         self.key = key
         self.details = details
+        self.value = value
+        self.objects = objects
     }
 
     /// The only failure, or 1560 wrapping several (a single one is never wrapped).

@@ -2,7 +2,7 @@ import DataModel
 
 /// The Swift types that may declare an attribute, by its type and its Use Scalar Type
 /// setting: the table of issue 10, after Xcode's code generation
-/// (`/work/shared/reference/coredata-behaviour.md` §5).
+/// (`docs/coredata-semantics.md` §5).
 ///
 /// | Attribute type | scalar | not scalar |
 /// |---|---|---|

@@ -102,8 +102,9 @@ struct ConformanceCommand: AsyncParsableCommand {
         if adapterNames.contains(where: { $0.hasPrefix("exec:") }) { ProcessStoreAdapter.adoptOrphanedDescendants() }
         defer { ProcessStoreAdapter.stopEveryShim() }
         let adapters: [any StoreAdapter]
+        let requestedAdapters = adapterNames.isEmpty ? ["reference"] : adapterNames
         do {
-            adapters = try (adapterNames.isEmpty ? ["reference"] : adapterNames).map(Self.registry.adapter(named:))
+            adapters = try requestedAdapters.map(Self.registry.adapter(named:))
         } catch {
             print("error: \(error)", to: &standardError)
             throw ExitCode.inputError
@@ -124,8 +125,8 @@ struct ConformanceCommand: AsyncParsableCommand {
 
         let expectations: [String: ExpectedFailures]
         do {
-            expectations = try expectedFailures(for: adapters.map(\.name), allIDs: suite.scenarios.map(\.id),
-                                                notes: &standardError)
+            expectations = try expectedFailures(for: zip(requestedAdapters, adapters).map { ($0, $1.name) },
+                                                allIDs: suite.scenarios.map(\.id), notes: &standardError)
         } catch {
             print(error, to: &standardError)
             throw ExitCode.inputError
@@ -141,10 +142,16 @@ struct ConformanceCommand: AsyncParsableCommand {
 
         let reportWritten = writeToStandardOutput(reporterType.report(summaries))
 
+        // The command that regenerates the report: the same adapters and scenario directory.
+        let regenerate = { (report: String) in
+            "momlint conformance " + requestedAdapters.map { "--adapter \(Self.shellQuoted($0))" }.joined(separator: " ")
+                + (scenarioDirectory.map { " --scenarios \(Self.shellQuoted($0))" } ?? "")
+                + " --write-report \(Self.shellQuoted(report))"
+        }
         let matrix = ConformanceMatrix(
             scenarios: scenarios, summaries: summaries,
-            command: "momlint conformance " + adapters.map { "--adapter \($0.name)" }.joined(separator: " ")
-                + " --write-report reports/conformance.md").markdown()
+            command: regenerate(reportPath ?? checkedReportPath ?? "reports/conformance.md"),
+            scenarioDirectory: directory).markdown()
         if let reportPath {
             do {
                 try OutputFileWriter.write(Array(matrix.utf8), toPath: reportPath)
@@ -160,8 +167,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             if committed != matrix {
                 reportIsStale = true
                 print("\(checkedReportPath): error: the conformance report is stale; regenerate it with "
-                    + "'momlint conformance \(adapters.map { "--adapter \($0.name)" }.joined(separator: " ")) "
-                    + "--write-report \(checkedReportPath)' and commit it", to: &standardError)
+                    + "'\(regenerate(checkedReportPath))' and commit it", to: &standardError)
             }
         }
 
@@ -169,17 +175,23 @@ struct ConformanceCommand: AsyncParsableCommand {
         if reportIsStale || summaries.contains(where: { !$0.isSuccessful }) { throw ExitCode.findings }
     }
 
-    /// Each adapter's expected failures: files given as `ADAPTER=FILE` apply to that adapter,
-    /// plain files to every adapter. Lines matching no scenario are noted, not fatal.
-    private func expectedFailures(for adapterNames: [String], allIDs: [String],
+    /// Each adapter's expected failures, by the adapter's name: files given as `ADAPTER=FILE`
+    /// apply to that adapter (named as on the command line or as it names itself), plain files
+    /// to every adapter. Lines matching no scenario are noted, not fatal.
+    private func expectedFailures(for adapters: [(requested: String, name: String)], allIDs: [String],
                                   notes: inout StandardError) throws -> [String: ExpectedFailures] {
+        let adapterNames = adapters.map(\.name)
         var result: [String: ExpectedFailures] = [:]
         for argument in expectedFailureFiles {
             var adapter: String?
             var path = argument
-            if let equals = argument.firstIndex(of: "="), adapterNames.contains(String(argument[..<equals])) {
-                adapter = String(argument[..<equals])
-                path = String(argument[argument.index(after: equals)...])
+            // The longest adapter name the argument starts with, so `exec:a=b` commands work.
+            let match = adapters.flatMap { [($0.requested, $0.name), ($0.name, $0.name)] }
+                .filter { argument.hasPrefix($0.0 + "=") }
+                .max { $0.0.count < $1.0.count }
+            if let match {
+                adapter = match.1
+                path = String(argument.dropFirst(match.0.count + 1))
             }
             let list = try ExpectedFailures(contentsOf: path)
             for entry in list.unmatchedEntries(among: allIDs) {
@@ -192,6 +204,13 @@ struct ConformanceCommand: AsyncParsableCommand {
             }
         }
         return result
+    }
+
+    /// `text` as a shell reads it back: bare when it holds only safe characters, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,")
+        if !text.isEmpty && text.allSatisfy({ safe.contains($0) }) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     static func defaultScenarioDirectory() -> String {

@@ -35,17 +35,17 @@ import Testing
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuites name="momlint conformance" tests="5" failures="2" errors="0" time="1.512">
               <testsuite name="conformance.mine" tests="5" failures="2" errors="0" skipped="1" time="1.512">
-                <testcase classname="mine.deny" name="deny.a" time="0.012"/>
-                <testcase classname="mine.deny" name="deny.b" time="1.500">
+                <testcase classname="conformance.mine.deny" name="deny.a" time="0.012"/>
+                <testcase classname="conformance.mine.deny" name="deny.b" time="1.500">
                   <failure type="fail" message="save (error): expected &lt;1600&gt; &amp; &quot;more&quot;">S/deny/b.yaml:12</failure>
                 </testcase>
-                <testcase classname="mine.cascade" name="cascade.c" time="0.000">
+                <testcase classname="conformance.mine.cascade" name="cascade.c" time="0.000">
                   <system-out>expected failure: boom</system-out>
                 </testcase>
-                <testcase classname="mine.cascade" name="cascade.d" time="0.000">
+                <testcase classname="conformance.mine.cascade" name="cascade.d" time="0.000">
                   <failure type="unexpected-pass" message="passed, but xfail.txt lists it as expected to fail; remove it from the list">S/cascade/d.yaml</failure>
                 </testcase>
-                <testcase classname="mine.ordered" name="ordered.e" time="0.000">
+                <testcase classname="conformance.mine.ordered" name="ordered.e" time="0.000">
                   <skipped message="needs &apos;ordered&apos;, which the adapter does not support"/>
                 </testcase>
               </testsuite>

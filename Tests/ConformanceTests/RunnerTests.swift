@@ -80,7 +80,7 @@ enum FakeStores {
             Issue.record("expected a failure, got \(result.verdict)")
             return
         }
-        #expect(message == "insert Person 'ada': the store threw: the disk is on fire")
+        #expect(message == "insert Person 'ada': the store failed: the disk is on fire")
         #expect(line == nullify.steps[0].line)
         #expect(result.failurePlace == "\(nullify.file):\(line!)")
     }

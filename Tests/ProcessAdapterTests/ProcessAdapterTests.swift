@@ -25,8 +25,11 @@ enum Repository {
     /// machine must not turn a slow scenario into a failure (the shims' own limits are tested).
     static let runner = ConformanceRunner(timeLimit: .seconds(120))
 
+    /// Every scenario but `cascade.very-deep-chain`, whose 200,000 requests take a minute through
+    /// a pipe to Python: CI's `momlint conformance` step runs the whole suite against the Python
+    /// store, that one included, and `cascade.deep-chain` (10,000 links) stays in here.
     static func scenarios() throws -> [Scenario] {
-        try ConformanceSuite.scenarios(in: path("Fixtures/Scenarios"))
+        try ConformanceSuite.scenarios(in: path("Fixtures/Scenarios")).filter { $0.id != "cascade.very-deep-chain" }
     }
 
     /// A shell command running `relative` (a Python file of the repository) with python3.

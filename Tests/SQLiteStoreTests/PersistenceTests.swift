@@ -140,15 +140,17 @@ import Testing
         let scratch = try ScratchDirectory()
         let path = scratch.path("Company.sqlite")
         let store = try SQLiteObjectStore(path: path, model: TestModels.company())
-        _ = try store.insert("Customer", values: ["email": .string("a@example.com")])
+        let saved = try store.insert("Customer", values: ["email": .string("a@example.com")])
         try store.save()
         let before = try Self.dump(path)
         _ = try store.insert("Customer", values: ["email": .string("b@example.com")])
-        _ = try store.insert("Customer", values: ["email": .string("a@example.com")])
+        let duplicate = try store.insert("Customer", values: ["email": .string("a@example.com")])
         #expect {
             try store.save()
         } throws: { error in
-            (error as? SaveFailedError)?.failure == ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge)
+            // The failure names the objects of the conflict: the saved row and the new one.
+            (error as? SaveFailedError)?.failure == ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge,
+                                                                      objects: [saved, duplicate])
         }
         #expect(try Self.dump(path) == before)
     }
@@ -156,10 +158,11 @@ import Testing
     @Test func constraintsInheritedBySiblingsConflictAcrossTheHierarchy() throws {
         let scratch = try ScratchDirectory()
         let store = try SQLiteObjectStore(path: scratch.path("Company.sqlite"), model: TestModels.company())
-        _ = try store.insert("Customer", values: ["email": .string("a@example.com")])
+        let customer = try store.insert("Customer", values: ["email": .string("a@example.com")])
         try store.save()
-        _ = try store.insert("Supplier", values: ["email": .string("a@example.com")])
-        #expect(throws: SaveFailedError(failure: ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge))) {
+        let supplier = try store.insert("Supplier", values: ["email": .string("a@example.com")])
+        #expect(throws: SaveFailedError(failure: ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge,
+                                                                   objects: [customer, supplier]))) {
             try store.save()
         }
         // No policy can merge objects of different entities.

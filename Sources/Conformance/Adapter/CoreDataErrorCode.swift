@@ -1,5 +1,5 @@
 /// The `NSCocoaErrorDomain` codes a store reports when a save fails
-/// (CoreData's `CoreDataErrors.h`; see the reference, §2).
+/// (CoreData's `CoreDataErrors.h`; see docs/coredata-semantics.md §2).
 public enum CoreDataErrorCode {
     /// `NSManagedObjectValidationError`: generic validation failure (e.g. a to-one pointing at
     /// the wrong entity).

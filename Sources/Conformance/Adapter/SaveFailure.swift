@@ -12,12 +12,22 @@ public struct SaveFailure: Hashable, Sendable, Codable, CustomStringConvertible 
     public var key: String?
     /// For 1560: the individual failures (`NSDetailedErrors`). Empty otherwise.
     public var details: [SaveFailure]
+    /// The value that failed validation (`NSValidationErrorValue`), for an attribute limit
+    /// (1610–1680); nil when the store does not say (contract 1.1).
+    public var value: AttributeValue?
+    /// For a uniqueness conflict (133021): the names of every object in conflict — the
+    /// conflicts' `conflictingObjects` and, against saved data, the saved object — in any
+    /// order; nil when the store does not say (contract 1.1).
+    public var objects: [String]?
 
-    public init(code: Int, object: String? = nil, key: String? = nil, details: [SaveFailure] = []) {
+    public init(code: Int, object: String? = nil, key: String? = nil, details: [SaveFailure] = [],
+                value: AttributeValue? = nil, objects: [String]? = nil) {
         self.code = code
         self.object = object
         self.key = key
         self.details = details
+        self.value = value
+        self.objects = objects
     }
 
     /// The failure for a list of individual failures: the only one, or 1560 wrapping them.
@@ -30,12 +40,14 @@ public struct SaveFailure: Hashable, Sendable, Codable, CustomStringConvertible 
     }
 
     public var description: String {
-        Self.describe(code: code, object: object, key: key, details: details.isEmpty ? nil : details.map(\.description))
+        Self.describe(code: code, object: object, key: key, details: details.isEmpty ? nil : details.map(\.description),
+                      value: value, objects: objects)
     }
 
     /// `1570 (NSValidationMissingMandatoryPropertyError) on 'alice.name': [details…]`, shared
     /// with `ExpectedFailure` so messages compare what was expected and what happened alike.
-    static func describe(code: Int, object: String?, key: String?, details: [String]?) -> String {
+    static func describe(code: Int, object: String?, key: String?, details: [String]?,
+                         value: AttributeValue? = nil, objects: [String]? = nil) -> String {
         var text = String(code)
         if let name = CoreDataErrorCode.name(of: code) { text += " (\(name))" }
         switch (object, key) {
@@ -44,6 +56,8 @@ public struct SaveFailure: Hashable, Sendable, Codable, CustomStringConvertible 
         case let (nil, key?): text += " on key '\(key)'"
         case (nil, nil): break
         }
+        if let value { text += " (value \(value))" }
+        if let objects { text += " between " + objects.sorted().map { "'\($0)'" }.joined(separator: ", ") }
         if let details { text += ": [" + details.joined(separator: "; ") + "]" }
         return text
     }

@@ -42,11 +42,15 @@ public struct StoreSetup: Sendable {
     public var modelPath: String
     /// The scenario's id, for naming temporary files and logs.
     public var scenarioID: String
+    /// How long the scenario said it may take (`timeLimit:`), when it said: adapters with
+    /// timeouts of their own (the process adapter's per-request limit) allow that much.
+    public var timeLimit: Duration?
 
-    public init(model: Model, modelPath: String, scenarioID: String) {
+    public init(model: Model, modelPath: String, scenarioID: String, timeLimit: Duration? = nil) {
         self.model = model
         self.modelPath = modelPath
         self.scenarioID = scenarioID
+        self.timeLimit = timeLimit
     }
 }
 
@@ -65,6 +69,10 @@ public struct StoreAdapterError: Error, Hashable, Sendable, CustomStringConverti
         case invalidRequest
         /// The store itself failed (I/O, a crashed process, a protocol error).
         case storeFailure
+        /// The store works, and declined the request by a rule of its own: a SQL foreign key
+        /// declared RESTRICT refusing a delete, a trigger, a check constraint (contract 1.1).
+        /// Reported as the store disagreeing with the scenario, not as a crash.
+        case refused
     }
 
     public var kind: Kind
@@ -76,6 +84,16 @@ public struct StoreAdapterError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     public var description: String { message }
+
+    /// How the runner words this error in a failure: a refusal reads as a disagreement, any
+    /// other kind as a failure to do what was asked.
+    public var verdictText: String {
+        switch kind {
+        case .refused: "the store refused the request: \(message)"
+        case .storeFailure: "the store failed: \(message)"
+        default: "the store threw \(kind.rawValue): \(message)"
+        }
+    }
 }
 
 /// An adapter made from a closure: the shortest way to run the suite against a store type,

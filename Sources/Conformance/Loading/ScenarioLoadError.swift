@@ -7,6 +7,9 @@ public struct ScenarioLoadError: Error, Hashable, Sendable, CustomStringConverti
     public var line: Int?
     public var column: Int?
     public var message: String
+    /// A consequence of an error already reported in the same file (a step naming an object
+    /// whose insert failed): the loader leaves it out.
+    var followsEarlierError = false
 
     public init(file: String, line: Int? = nil, column: Int? = nil, message: String) {
         self.file = file

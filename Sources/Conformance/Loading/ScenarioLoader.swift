@@ -38,52 +38,82 @@ public struct ScenarioLoader {
         let cache = ModelCache(allowedRoots: [directory] + allowedModelRoots + [ConformanceSuite.shippedModelDirectory])
         var fileByID: [String: String] = [:]
         for file in Self.scenarioFiles(in: directory) {
-            do {
-                let scenario = try load(file: file, cache: cache)
-                if let first = fileByID[scenario.id] {
-                    suite.errors.append(ScenarioLoadError(file: file, message:
-                        "scenario id '\(scenario.id)' is already used by \(first); ids must be unique"))
-                    continue
-                }
-                fileByID[scenario.id] = file
-                suite.scenarios.append(scenario)
-            } catch {
-                suite.errors.append(error)
+            let (loaded, errors) = loadReportingAll(file: file, cache: cache)
+            suite.errors += errors
+            guard let scenario = loaded else { continue }
+            if let first = fileByID[scenario.id] {
+                suite.errors.append(ScenarioLoadError(file: file, line: scenario.idLine, column: 1, message:
+                    "scenario id '\(scenario.id)' is already used by \(first); ids must be unique"))
+                continue
             }
+            fileByID[scenario.id] = file
+            suite.scenarios.append(scenario)
         }
         suite.scenarios.sort { $0.id < $1.id }
         return suite
     }
 
-    /// Loads one scenario file.
+    /// Loads one scenario file; throws its first problem.
     public func load(file: String) throws(ScenarioLoadError) -> Scenario {
-        try load(file: file, cache: ModelCache(allowedRoots: [Self.folder(of: file)] + allowedModelRoots
-                                                 + [ConformanceSuite.shippedModelDirectory]))
+        let (scenario, errors) = loadReportingAll(file: file, cache: ModelCache(allowedRoots: [Self.folder(of: file)]
+            + allowedModelRoots + [ConformanceSuite.shippedModelDirectory]))
+        guard let scenario else { throw errors[0] }
+        return scenario
     }
 
     /// Parses scenario text; `file` names it in errors and anchors the relative model path.
+    /// Throws the first problem.
     public func parse(yaml: String, file: String) throws(ScenarioLoadError) -> Scenario {
-        try parse(yaml: yaml, file: file, cache: ModelCache(allowedRoots: [Self.folder(of: file)] + allowedModelRoots
-                                                              + [ConformanceSuite.shippedModelDirectory]))
+        let (scenario, errors) = parseReportingAll(yaml: yaml, file: file, cache: cache(forFile: file))
+        guard let scenario else { throw errors[0] }
+        return scenario
+    }
+
+    /// The models a scenario file may name: its own folder's tree, the allowed roots, and the
+    /// suite's shipped models.
+    private func cache(forFile file: String) -> ModelCache {
+        ModelCache(allowedRoots: [Self.folder(of: file)] + allowedModelRoots + [ConformanceSuite.shippedModelDirectory])
     }
 
     private static func folder(of file: String) -> String {
         URL(fileURLWithPath: file).deletingLastPathComponent().path
     }
 
-    private func load(file: String, cache: ModelCache) throws(ScenarioLoadError) -> Scenario {
+    /// Every problem of one scenario text, in file order; the scenario when there is none.
+    public func problems(inYAML yaml: String, file: String) -> [ScenarioLoadError] {
+        parseReportingAll(yaml: yaml, file: file, cache: cache(forFile: file)).1
+    }
+
+    /// The scenario, or every problem the file has (at least one).
+    private func loadReportingAll(file: String, cache: ModelCache) -> (Scenario?, [ScenarioLoadError]) {
         let text: String
         do {
             // Bounded: a scenario folder from another project cannot make the loader read a huge file.
             text = try SafeYAML.readText(atPath: file)
         } catch {
-            throw ScenarioLoadError(file: file, message: error.kind == .unreadable
-                ? "cannot read: \(error.message)" : "refused: \(error.message)")
+            return (nil, [ScenarioLoadError(file: file, message: error.kind == .unreadable
+                ? "cannot read: \(error.message)" : "refused: \(error.message)")])
         }
-        return try parse(yaml: text, file: file, cache: cache)
+        return parseReportingAll(yaml: text, file: file, cache: cache)
     }
 
-    private func parse(yaml: String, file: String, cache: ModelCache) throws(ScenarioLoadError) -> Scenario {
+    private func parseReportingAll(yaml: String, file: String, cache: ModelCache) -> (Scenario?, [ScenarioLoadError]) {
+        do {
+            let root = try composed(yaml: yaml, file: file)
+            var parser = ScenarioParser(file: file, cache: cache)
+            let scenario = parser.scenario(from: YAMLNode(node: root, file: file))
+            let errors = parser.errors.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
+            guard let scenario, errors.isEmpty else {
+                return (nil, errors.isEmpty ? [ScenarioLoadError(file: file, message: "not a scenario")] : errors)
+            }
+            return (scenario, [])
+        } catch {
+            return (nil, [error])
+        }
+    }
+
+    /// The YAML's root node, within SafeYAML's limits.
+    private func composed(yaml: String, file: String) throws(ScenarioLoadError) -> Node {
         let root: Node?
         do {
             root = try SafeYAML.compose(yaml: yaml)
@@ -96,8 +126,7 @@ public struct ScenarioLoader {
             throw ScenarioLoadError(file: file, message: "invalid YAML: \(error)")
         }
         guard let root else { throw ScenarioLoadError(file: file, message: "the file is empty; a scenario is a mapping") }
-        var parser = ScenarioParser(file: file, cache: cache)
-        return try parser.scenario(from: YAMLNode(node: root, file: file))
+        return root
     }
 
     /// Yams's error with its mark, as one line.

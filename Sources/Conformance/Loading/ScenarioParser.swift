@@ -12,77 +12,134 @@ struct ScenarioParser {
     /// Features the steps use, with where they are first used, to check the `features` list.
     private var usedFeatures: [Feature: YAMLNode] = [:]
 
+    /// Every problem found so far; the parser goes on after one, so a file's problems are
+    /// reported together.
+    private(set) var errors: [ScenarioLoadError] = []
+    /// Names of objects whose `insert` (or generator) step was wrong: later steps that use them
+    /// are not reported again.
+    private var unusableObjects: Set<String> = []
+
     init(file: String, cache: ModelCache) {
         self.file = file
         self.cache = cache
     }
 
     static let topLevelKeys = ["id", "description", "references", "features", "tags", "openQuestions", "notes",
-                               "model", "steps"]
+                               "timeLimit", "model", "steps"]
 
-    mutating func scenario(from root: YAMLNode) throws(ScenarioLoadError) -> Scenario {
-        let fields = try root.fields("a scenario", allowed: Self.topLevelKeys,
-                                     required: ["id", "description", "references", "features", "model", "steps"])
+    /// The most a scenario may allow itself with `timeLimit:`, in seconds.
+    static let maximumTimeLimit = 3_600
+
+    /// Runs `body`, recording its error instead of stopping; nil when it failed.
+    private mutating func attempt<T>(_ body: (inout ScenarioParser) throws(ScenarioLoadError) -> T) -> T? {
+        do {
+            return try body(&self)
+        } catch {
+            if !error.followsEarlierError { errors.append(error) }
+            return nil
+        }
+    }
+
+    /// The scenario, or nil with `errors` saying why. Problems in one field or one step do not
+    /// hide problems in the others.
+    mutating func scenario(from root: YAMLNode) -> Scenario? {
+        guard let fields = attempt({ parser throws(ScenarioLoadError) in
+            try root.fields("a scenario", allowed: Self.topLevelKeys,
+                            required: ["id", "description", "references", "features", "model", "steps"])
+        }) else { return nil }
         let idNode = fields["id"]!
-        let id = try idNode.string("'id'")
-        guard id.range(of: #"^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$"#, options: .regularExpression) != nil else {
-            throw idNode.error("id '\(id)' must be '<area>.<behaviour>' in lower-case kebab case, e.g. 'deny.non-empty-to-many'")
+        let id = attempt { _ throws(ScenarioLoadError) -> String in
+            let id = try idNode.string("'id'")
+            guard id.range(of: #"^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$"#, options: .regularExpression) != nil else {
+                throw idNode.error("id '\(id)' must be '<area>.<behaviour>' in lower-case kebab case, e.g. 'deny.non-empty-to-many'")
+            }
+            return id
         }
-        let summary = try fields["description"]!.string("'description'")
-        let references = try fields["references"]!.sequence("'references'").map { node throws(ScenarioLoadError) in
-            try node.string("a reference")
-        }
-        guard !references.isEmpty else {
-            throw fields["references"]!.error("'references' needs at least one source (an Apple documentation URL, an error constant, or a documented observation)")
+        let summary = attempt { _ throws(ScenarioLoadError) in try fields["description"]!.string("'description'") }
+        let references = attempt { _ throws(ScenarioLoadError) -> [String] in
+            let references = try fields["references"]!.sequence("'references'").map { node throws(ScenarioLoadError) in
+                try node.string("a reference")
+            }
+            guard !references.isEmpty else {
+                throw fields["references"]!.error("'references' needs at least one source (an Apple documentation URL, an error constant, or a documented observation)")
+            }
+            return references
         }
         var features: Set<Feature> = []
-        for node in try fields["features"]!.sequence("'features'") {
-            let name = try node.string("a feature")
-            guard let feature = Feature(rawValue: name) else {
-                throw node.error("unknown feature '\(name)'; expected one of: "
-                    + Feature.allCases.map(\.rawValue).joined(separator: ", "))
+        for node in attempt({ _ throws(ScenarioLoadError) in try fields["features"]!.sequence("'features'") }) ?? [] {
+            _ = attempt { _ throws(ScenarioLoadError) in
+                let name = try node.string("a feature")
+                guard let feature = Feature(rawValue: name) else {
+                    throw node.error("unknown feature '\(name)'; expected one of: "
+                        + Feature.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                features.insert(feature)
             }
-            features.insert(feature)
         }
         var tags: Set<ScenarioTag> = []
-        for node in try fields["tags"]?.sequence("'tags'") ?? [] {
-            let name = try node.string("a tag")
-            guard let tag = ScenarioTag(rawValue: name) else {
-                throw node.error("unknown tag '\(name)'; expected one of: "
-                    + ScenarioTag.allCases.map(\.rawValue).joined(separator: ", "))
+        for node in attempt({ _ throws(ScenarioLoadError) in try fields["tags"]?.sequence("'tags'") ?? [] }) ?? [] {
+            _ = attempt { _ throws(ScenarioLoadError) in
+                let name = try node.string("a tag")
+                guard let tag = ScenarioTag(rawValue: name) else {
+                    throw node.error("unknown tag '\(name)'; expected one of: "
+                        + ScenarioTag.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                tags.insert(tag)
             }
-            tags.insert(tag)
         }
-        let openQuestions = try (fields["openQuestions"]?.sequence("'openQuestions'") ?? []).map {
-            node throws(ScenarioLoadError) in try node.int("an open question number")
-        }
-        if !openQuestions.isEmpty && !tags.contains(.inferred) {
-            throw fields["openQuestions"]!.error("'openQuestions' is only for scenarios tagged 'inferred'; add 'tags: [inferred]'")
-        }
-        let notes = try fields["notes"].map { node throws(ScenarioLoadError) in try node.string("'notes'") }
+        let openQuestions = attempt { _ throws(ScenarioLoadError) -> [Int] in
+            let numbers = try (fields["openQuestions"]?.sequence("'openQuestions'") ?? []).map {
+                node throws(ScenarioLoadError) in try node.int("an open question number")
+            }
+            if !numbers.isEmpty && !tags.contains(.inferred) {
+                throw fields["openQuestions"]!.error("'openQuestions' is only for scenarios tagged 'inferred'; add 'tags: [inferred]'")
+            }
+            return numbers
+        } ?? []
+        let notes = attempt { _ throws(ScenarioLoadError) in
+            try fields["notes"].map { node throws(ScenarioLoadError) in try node.string("'notes'") }
+        } ?? nil
+        let timeLimit = attempt { _ throws(ScenarioLoadError) -> Duration? in
+            guard let node = fields["timeLimit"] else { return nil }
+            let seconds = try node.int("'timeLimit' (seconds)")
+            guard (1...Self.maximumTimeLimit).contains(seconds) else {
+                throw node.error("'timeLimit' must be between 1 and \(Self.maximumTimeLimit) seconds")
+            }
+            return .seconds(seconds)
+        } ?? nil
 
         let modelNode = fields["model"]!
-        let modelPath = Self.resolve(try modelNode.string("'model'"), relativeTo: file)
-        if let refusal = cache.refusal(of: modelPath) { throw modelNode.error(refusal) }
+        guard let modelPath = attempt({ parser throws(ScenarioLoadError) in
+            let path = Self.resolve(try modelNode.string("'model'"), relativeTo: parser.file)
+            if let refusal = parser.cache.refusal(of: path) { throw modelNode.error(refusal) }
+            return path
+        }) else { return nil }
         let loaded: Model
         switch cache.model(at: modelPath) {
         case .success(let model): loaded = model
-        case .failure(let error): throw modelNode.error("cannot load the model: \(error)")
+        case .failure(let error):
+            errors.append(modelNode.error("cannot load the model: \(error)"))
+            return nil
         }
         model = loaded
 
         var steps: [Step] = []
-        for node in try fields["steps"]!.sequence("'steps'") {
-            steps.append(Step(try action(from: node), line: node.line))
+        if let stepNodes = attempt({ _ throws(ScenarioLoadError) in try fields["steps"]!.sequence("'steps'") }) {
+            for node in stepNodes {
+                if let action = attempt({ parser throws(ScenarioLoadError) in try parser.action(from: node) }) {
+                    steps.append(Step(action, line: node.line))
+                }
+            }
+            if stepNodes.isEmpty { errors.append(fields["steps"]!.error("'steps' is empty")) }
         }
-        guard !steps.isEmpty else { throw fields["steps"]!.error("'steps' is empty") }
         for (feature, node) in usedFeatures.sorted(by: { $0.key < $1.key }) where !features.contains(feature) {
-            throw node.error("this step needs feature '\(feature.rawValue)'; add it to 'features' so adapters "
-                + "that lack it skip the scenario")
+            errors.append(node.error("this step needs feature '\(feature.rawValue)'; add it to 'features' so adapters "
+                + "that lack it skip the scenario"))
         }
+        guard errors.isEmpty, let id, let summary, let references else { return nil }
         return Scenario(id: id, summary: summary, references: references, features: features, tags: tags,
                         openQuestions: openQuestions, notes: notes, modelPath: modelPath, model: loaded,
-                        steps: steps, file: file)
+                        steps: steps, timeLimit: timeLimit, file: file, idLine: idNode.line)
     }
 
     static func resolve(_ path: String, relativeTo file: String) -> String {
@@ -92,7 +149,8 @@ struct ScenarioParser {
 
     // MARK: Steps
 
-    static let stepNames = ["insert", "set", "link", "unlink", "delete", "save", "reset", "reopen", "expect"]
+    static let stepNames = ["insert", "set", "link", "unlink", "delete", "save", "reset", "reopen", "expect",
+                            "chain", "fanOut"]
 
     private mutating func action(from node: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
         if node.node.scalar != nil {
@@ -116,9 +174,17 @@ struct ScenarioParser {
         case "set": return try set(body)
         case "link", "unlink": return try link(body, unlinking: name == "unlink")
         case "delete":
-            return .delete(objects: try body.oneOrMany("'delete'").map { node throws(ScenarioLoadError) in
+            let objects = try body.oneOrMany("'delete'").map { node throws(ScenarioLoadError) in
                 try knownObject(node)
-            })
+            }
+            // Deleting an object with relationships runs delete rules; a store without them
+            // cannot do what the scenario expects.
+            if objects.contains(where: { !model!.allRelationships(of: entityOfObject[$0]!).isEmpty }) {
+                usedFeatures[.deleteRules] = usedFeatures[.deleteRules] ?? body
+            }
+            return .delete(objects: objects)
+        case "chain": return try chain(body)
+        case "fanOut": return try fanOut(body)
         case "save": return try save(body)
         case "reset", "reopen":
             guard body.isNull || (body.node.mapping?.isEmpty ?? false) else {
@@ -134,27 +200,116 @@ struct ScenarioParser {
 
     private mutating func insert(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
         let fields = try body.fields("'insert'", allowed: ["entity", "as", "values"], required: ["entity", "as"])
-        let entityNode = fields["entity"]!
-        let entityName = try entityNode.string("'entity'")
-        guard let entity = model!.entity(named: entityName) else {
-            throw entityNode.error("the model has no entity '\(entityName)'")
-        }
-        guard !entity.isAbstract else {
-            throw entityNode.error("'\(entityName)' is abstract and cannot be inserted; insert one of its sub-entities")
-        }
-        if entity.parentEntityName != nil { usedFeatures[.inheritance] = usedFeatures[.inheritance] ?? entityNode }
         let nameNode = fields["as"]!
-        let name = try nameNode.string("'as'")
-        guard name.range(of: #"^[A-Za-z_][A-Za-z0-9_-]*$"#, options: .regularExpression) != nil else {
-            throw nameNode.error("object name '\(name)' must start with a letter and hold only letters, digits, '_' and '-'")
-        }
-        guard entityOfObject[name] == nil else {
-            throw nameNode.error("an object named '\(name)' is already inserted; names are unique in a scenario")
-        }
+        let name = try newObjectName(nameNode)
+        let entity = try insertableEntity(fields["entity"]!, for: [name])
+        entityOfObject[name] = entity
         var values: [String: AttributeValue] = [:]
         if let valuesNode = fields["values"] { values = try attributeValues(valuesNode, of: entity) }
-        entityOfObject[name] = entity
-        return .insert(entity: entityName, object: name, values: values)
+        return .insert(entity: entity.name, object: name, values: values)
+    }
+
+    /// A name for a new object: well formed and not used before.
+    private mutating func newObjectName(_ node: YAMLNode) throws(ScenarioLoadError) -> String {
+        let name = try node.string("'as'")
+        guard name.range(of: #"^[A-Za-z_][A-Za-z0-9_-]*$"#, options: .regularExpression) != nil else {
+            throw node.error("object name '\(name)' must start with a letter and hold only letters, digits, '_' and '-'")
+        }
+        guard entityOfObject[name] == nil else {
+            throw node.error("an object named '\(name)' is already inserted; names are unique in a scenario")
+        }
+        return name
+    }
+
+    /// The entity an insert names, when it exists and is concrete; otherwise the new objects
+    /// are marked unusable so later steps naming them are not reported again.
+    private mutating func insertableEntity(_ entityNode: YAMLNode, for names: [String]) throws(ScenarioLoadError) -> Entity {
+        do throws(ScenarioLoadError) {
+            let entityName = try entityNode.string("'entity'")
+            guard let entity = model!.entity(named: entityName) else {
+                throw entityNode.error("the model has no entity '\(entityName)'")
+            }
+            guard !entity.isAbstract else {
+                throw entityNode.error("'\(entityName)' is abstract and cannot be inserted; insert one of its sub-entities")
+            }
+            if entity.parentEntityName != nil { usedFeatures[.inheritance] = usedFeatures[.inheritance] ?? entityNode }
+            if model!.ancestors(of: entity).contains(where: { !$0.uniquenessConstraints.isEmpty })
+                || !entity.uniquenessConstraints.isEmpty {
+                // A store that cannot enforce constraints refuses such a model (coredata-semantics §3).
+                usedFeatures[.constraints] = usedFeatures[.constraints] ?? entityNode
+            }
+            return entity
+        } catch {
+            unusableObjects.formUnion(names)
+            throw error
+        }
+    }
+
+    /// `chain: {entity, as, count, relationship, values}`: `count` new objects, each linked to
+    /// the next through `relationship`, named `<as>-1` … `<as>-<count>`.
+    private mutating func chain(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
+        let fields = try body.fields("'chain'", allowed: ["entity", "as", "count", "relationship", "values"],
+                                     required: ["entity", "as", "count", "relationship"])
+        let (prefix, count) = try generatedNames(fields)
+        let names = (1...count).map { GeneratedNames.name(prefix, $0) }
+        let entity = try insertableEntity(fields["entity"]!, for: names)
+        for name in names { entityOfObject[name] = entity }
+        let relationshipNode = fields["relationship"]!
+        let relationship = try self.relationship(try relationshipNode.string("'relationship'"),
+                                                 of: names[0], at: relationshipNode)
+        if let expected = relationship.destinationEntityName, !model!.entity(entity, isKindOf: expected) {
+            throw relationshipNode.error("'\(relationship.name)' holds '\(expected)' objects; a chain links '\(entity.name)' objects to each other")
+        }
+        noteRelationshipFeatures(relationship, at: relationshipNode)
+        var values: [String: AttributeValue] = [:]
+        if let valuesNode = fields["values"] { values = try attributeValues(valuesNode, of: entity) }
+        return .chain(entity: entity.name, prefix: prefix, count: count, relationship: relationship.name, values: values)
+    }
+
+    /// `fanOut: {object, relationship, entity, as, count, values}`: `count` new objects, each
+    /// linked from `object.relationship` (a to-many), named `<as>-1` … `<as>-<count>`.
+    private mutating func fanOut(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
+        let fields = try body.fields("'fanOut'", allowed: ["object", "relationship", "entity", "as", "count", "values"],
+                                     required: ["object", "relationship", "entity", "as", "count"])
+        let (prefix, count) = try generatedNames(fields)
+        let names = (1...count).map { GeneratedNames.name(prefix, $0) }
+        let object: String
+        do throws(ScenarioLoadError) {
+            object = try knownObject(fields["object"]!)
+        } catch {
+            unusableObjects.formUnion(names)
+            throw error
+        }
+        let entity = try insertableEntity(fields["entity"]!, for: names)
+        for name in names { entityOfObject[name] = entity }
+        let relationshipNode = fields["relationship"]!
+        let relationship = try self.relationship(try relationshipNode.string("'relationship'"), of: object, at: relationshipNode)
+        guard relationship.isToMany else {
+            throw relationshipNode.error("'\(relationship.name)' is a to-one; a fan-out needs a to-many relationship")
+        }
+        if let expected = relationship.destinationEntityName, !model!.entity(entity, isKindOf: expected) {
+            throw fields["entity"]!.error("'\(relationship.name)' holds '\(expected)' objects, not '\(entity.name)'")
+        }
+        noteRelationshipFeatures(relationship, at: relationshipNode)
+        var values: [String: AttributeValue] = [:]
+        if let valuesNode = fields["values"] { values = try attributeValues(valuesNode, of: entity) }
+        return .fanOut(object: object, relationship: relationship.name, entity: entity.name, prefix: prefix,
+                       count: count, values: values)
+    }
+
+    /// The `as` prefix and `count` of a generator step; none of the names may be taken.
+    private mutating func generatedNames(_ fields: [String: YAMLNode]) throws(ScenarioLoadError) -> (String, Int) {
+        let prefix = try newObjectName(fields["as"]!)
+        let countNode = fields["count"]!
+        let count = try countNode.int("'count'")
+        guard (1...GeneratedNames.maximumCount).contains(count) else {
+            throw countNode.error("'count' must be between 1 and \(GeneratedNames.maximumCount)")
+        }
+        for index in 1...count where entityOfObject[GeneratedNames.name(prefix, index)] != nil {
+            throw fields["as"]!.error("'\(GeneratedNames.name(prefix, index))' is already inserted; "
+                + "generated names '\(prefix)-1' … '\(prefix)-\(count)' must be new")
+        }
+        return (prefix, count)
     }
 
     private mutating func set(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
@@ -203,7 +358,7 @@ struct ScenarioParser {
 
     private mutating func save(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
         if body.isNull { return .save(policy: .error, outcome: .succeeds) }
-        let fields = try body.fields("'save'", allowed: ["policy", "fails", "object", "key", "details"])
+        let fields = try body.fields("'save'", allowed: ["policy", "fails", "object", "key", "details", "value", "objects"])
         var policy = MergePolicy.error
         if let node = fields["policy"] {
             let name = try node.string("'policy'")
@@ -215,12 +370,13 @@ struct ScenarioParser {
             if policy != .error { usedFeatures[.mergePolicy] = usedFeatures[.mergePolicy] ?? node }
         }
         guard let failsNode = fields["fails"] else {
-            for key in ["object", "key", "details"] where fields[key] != nil {
+            for key in ["object", "key", "details", "value", "objects"] where fields[key] != nil {
                 throw fields[key]!.error("'\(key)' describes a failure; add 'fails: <code>'")
             }
             return .save(policy: policy, outcome: .succeeds)
         }
         var failure = ExpectedFailure(code: try failsNode.int("'fails' (a Core Data error code)"))
+        noteFeatures(ofCode: failure.code, at: failsNode)
         failure.object = try fields["object"].map { node throws(ScenarioLoadError) in try knownObject(node) }
         failure.key = try fields["key"].map { node throws(ScenarioLoadError) in try node.string("'key'") }
         if let detailsNode = fields["details"] {
@@ -228,17 +384,62 @@ struct ScenarioParser {
                 try detail(node)
             }
         }
+        try readDetails(of: &failure, from: fields)
         return .save(policy: policy, outcome: .fails(failure))
     }
 
+    /// What a store must support to report `code`: Deny is a delete rule, the validation codes
+    /// need validation, the constraint merge codes need constraints.
+    private mutating func noteFeatures(ofCode code: Int, at node: YAMLNode) {
+        let feature: Feature?
+        switch code {
+        case CoreDataErrorCode.relationshipDeniedDelete: feature = .deleteRules
+        case CoreDataErrorCode.multipleErrors: feature = nil  // its details say
+        case 1550...1699: feature = .validation
+        case CoreDataErrorCode.managedObjectConstraintMerge, CoreDataErrorCode.managedObjectMerge: feature = .constraints
+        default: feature = nil
+        }
+        if let feature { usedFeatures[feature] = usedFeatures[feature] ?? node }
+    }
+
     /// One entry of `details`: a code, or `{code, object, key}`.
-    private func detail(_ node: YAMLNode) throws(ScenarioLoadError) -> ExpectedFailure {
-        if node.node.scalar != nil { return ExpectedFailure(code: try node.int("a detail code")) }
-        let fields = try node.fields("a detail", allowed: ["code", "object", "key"], required: ["code"])
-        return ExpectedFailure(
+    private mutating func detail(_ node: YAMLNode) throws(ScenarioLoadError) -> ExpectedFailure {
+        if node.node.scalar != nil {
+            let code = try node.int("a detail code")
+            noteFeatures(ofCode: code, at: node)
+            return ExpectedFailure(code: code)
+        }
+        let fields = try node.fields("a detail", allowed: ["code", "object", "key", "value", "objects"], required: ["code"])
+        noteFeatures(ofCode: try fields["code"]!.int("'code'"), at: fields["code"]!)
+        var failure = ExpectedFailure(
             code: try fields["code"]!.int("'code'"),
             object: try fields["object"].map { node throws(ScenarioLoadError) in try knownObject(node) },
             key: try fields["key"].map { node throws(ScenarioLoadError) in try node.string("'key'") })
+        try readDetails(of: &failure, from: fields)
+        return failure
+    }
+
+    /// `value` (the value that failed, read as the type of `object.key` when both are given)
+    /// and `objects` (every object of a uniqueness conflict).
+    private mutating func readDetails(of failure: inout ExpectedFailure,
+                                      from fields: [String: YAMLNode]) throws(ScenarioLoadError) {
+        if let node = fields["value"] {
+            var value = try node.attributeValue("'value'")
+            if let object = failure.object, let key = failure.key,
+               let type = model!.property(named: key, in: entityOfObject[object]!)?.asAttribute?.attributeType {
+                do {
+                    value = try value.coerced(to: type)
+                } catch {
+                    throw node.error("'\(object).\(key)' is \(type.xmlName): \(error)")
+                }
+            }
+            failure.value = value
+            usedFeatures[.errorDetails] = usedFeatures[.errorDetails] ?? node
+        }
+        if let node = fields["objects"] {
+            failure.objects = try node.sequence("'objects'").map { node throws(ScenarioLoadError) in try knownObject(node) }
+            usedFeatures[.errorDetails] = usedFeatures[.errorDetails] ?? node
+        }
     }
 
     // MARK: Expectations
@@ -306,6 +507,11 @@ struct ScenarioParser {
     }
 
     private func knownObject(_ name: String, at node: YAMLNode) throws(ScenarioLoadError) -> String {
+        if unusableObjects.contains(name) {
+            var error = node.error("'\(name)' was not inserted (see the error above)")
+            error.followsEarlierError = true
+            throw error
+        }
         guard entityOfObject[name] != nil else {
             throw node.error("no object named '\(name)' has been inserted by an earlier step")
         }

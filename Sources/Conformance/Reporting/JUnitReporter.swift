@@ -2,7 +2,7 @@ import DataModel
 import Foundation
 
 /// JUnit XML, which CI systems display: one `<testsuite>` per adapter, one `<testcase>` per
-/// scenario. `classname` is `ADAPTER.AREA`, which Jenkins (splitting at the last dot) shows as
+/// scenario. `classname` is `conformance.ADAPTER.AREA`, which Jenkins (splitting at the last dot) shows as
 /// package and class, and which keeps a scenario's cases distinct across adapters; `name` is the
 /// scenario id. Expected failures are passing cases with a `<system-out>` note; failures and
 /// unexpected passes are `<failure>`s typed `fail` or `unexpected-pass`. The attributes are those
@@ -28,7 +28,8 @@ public enum JUnitReporter: ResultReporter {
                 + "failures=\"\(failures)\" errors=\"0\" skipped=\"\(summary.count(of: .skip))\" time=\"\(format3(seconds))\">\n"
             for result in summary.results {
                 let area = String(result.scenarioID.prefix { $0 != "." })
-                suites += "    <testcase classname=\"\(escape(summary.adapterName)).\(escape(area))\" "
+                let classname = "conformance.\(classSegment(summary.adapterName)).\(area)"
+                suites += "    <testcase classname=\"\(escape(classname))\" "
                     + "name=\"\(escape(result.scenarioID))\" time=\"\(format3(result.seconds))\""
                 let message = summary.message(of: result).map(escape) ?? ""
                 let place = escape(relative(result.failurePlace, to: workingDirectory))
@@ -60,6 +61,11 @@ public enum JUnitReporter: ResultReporter {
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
         let prefix = root.hasSuffix("/") ? root : root + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// An adapter name as one segment of a dotted class name: letters, digits, '-' and '_'.
+    static func classSegment(_ name: String) -> String {
+        String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
     }
 
     private static func format3(_ seconds: Double) -> String {

@@ -5,7 +5,8 @@ import Foundation
 /// that hangs, crashes its shim or throws fails that scenario only and the run goes on
 /// (contract §8).
 public struct ConformanceRunner: Sendable {
-    /// The most one scenario may take. A scenario still running then fails, and its thread is
+    /// The most one scenario may take, unless the scenario allows itself more (`timeLimit:` in
+    /// its file; the larger wins). A scenario still running then fails, and its thread is
     /// abandoned (a thread blocked inside a store cannot be stopped from outside; the process
     /// adapter ends its child process itself).
     public var timeLimit: Duration
@@ -32,7 +33,8 @@ public struct ConformanceRunner: Sendable {
                                   verdict: .skip(missingFeatures: missing), file: scenario.file, seconds: 0)
         }
         let started = ContinuousClock.now
-        let verdict = await runOnOwnThread(ScenarioExecution(scenario: scenario, adapter: adapter))
+        let limit = max(timeLimit, scenario.timeLimit ?? .zero)
+        let verdict = await runOnOwnThread(ScenarioExecution(scenario: scenario, adapter: adapter), limit: limit)
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return ScenarioResult(scenarioID: scenario.id, adapterName: adapter.name, verdict: verdict,
@@ -41,8 +43,7 @@ public struct ConformanceRunner: Sendable {
 
     /// A dedicated thread rather than a task: a store that blocks (a spin, a read that never
     /// returns) would otherwise hold one of the few threads Swift concurrency shares.
-    private func runOnOwnThread(_ execution: ScenarioExecution) async -> ScenarioResult.Verdict {
-        let limit = timeLimit
+    private func runOnOwnThread(_ execution: ScenarioExecution, limit: Duration) async -> ScenarioResult.Verdict {
         return await withCheckedContinuation { continuation in
             let verdict = FirstVerdict(continuation)
             let thread = Thread {

@@ -9,7 +9,7 @@ struct ScenarioExecution {
         let store: any ConformanceStore
         do {
             store = try adapter.openStore(StoreSetup(model: scenario.model, modelPath: scenario.modelPath,
-                                                     scenarioID: scenario.id))
+                                                     scenarioID: scenario.id, timeLimit: scenario.timeLimit))
         } catch {
             return .fail(message: "the adapter could not open a store: \(error)", line: nil)
         }
@@ -19,6 +19,8 @@ struct ScenarioExecution {
                 try perform(step, on: store)
             } catch let failure as StepFailure {
                 return .fail(message: "\(step): \(failure.message)", line: step.line)
+            } catch let error as StoreAdapterError {
+                return .fail(message: "\(step): \(error.verdictText)", line: step.line)
             } catch {
                 return .fail(message: "\(step): the store threw: \(error)", line: step.line)
             }
@@ -52,6 +54,20 @@ struct ScenarioExecution {
             try expectDone(store, .reopen)
         case .expect(let expectations):
             for expectation in expectations { try check(expectation, on: store) }
+        case .chain(let entity, let prefix, let count, let relationship, let values):
+            for index in 1...count {
+                try expectDone(store, .insert(entity: entity, object: GeneratedNames.name(prefix, index), values: values))
+            }
+            for index in 1..<count {
+                try expectDone(store, .link(object: GeneratedNames.name(prefix, index), relationship: relationship,
+                                            destination: GeneratedNames.name(prefix, index + 1)))
+            }
+        case .fanOut(let object, let relationship, let entity, let prefix, let count, let values):
+            for index in 1...count {
+                let name = GeneratedNames.name(prefix, index)
+                try expectDone(store, .insert(entity: entity, object: name, values: values))
+                try expectDone(store, .link(object: object, relationship: relationship, destination: name))
+            }
         }
     }
 
@@ -102,7 +118,7 @@ struct ScenarioExecution {
             try checkValues(values, of: object, on: store)
         case .related(let object, let relationshipName, let expected):
             let actual = try related(object, relationshipName, in: store)
-            let ordered = scenario.model.entity(named: entityName(of: object) ?? "")
+            let ordered = scenario.model.entity(named: scenario.entityName(of: object) ?? "")
                 .flatMap { scenario.model.property(named: relationshipName, in: $0)?.asRelationship?.isOrdered } ?? false
             let same = ordered ? actual == expected : actual.sorted() == expected.sorted()
             guard same else {
@@ -141,13 +157,7 @@ struct ScenarioExecution {
     /// Values compare equal after normalisation: a store that answers an integer attribute
     /// with a double, or a UUID as a plain string, still matches.
     static func same(_ actual: AttributeValue, _ expected: AttributeValue) -> Bool {
-        if actual == expected { return true }
-        switch (actual, expected) {
-        case (.double(let a), .integer(let e)): return a == Double(e)
-        case (.integer(let a), .double(let e)): return Double(a) == e
-        case (.string(let a), .uuid(let e)): return a.uppercased() == e
-        default: return false
-        }
+        AttributeValue.sameAnswer(actual, expected)
     }
 
     private func exists(_ object: String, in store: any ConformanceStore) throws -> Bool {
@@ -164,19 +174,26 @@ struct ScenarioExecution {
         return names
     }
 
-    /// The entity the scenario inserted `object` as (the scenario knows; the store is not asked).
-    private func entityName(of object: String) -> String? {
-        for step in scenario.steps {
-            if case .insert(let entity, object, _) = step.action { return entity }
-        }
-        return nil
-    }
-
     private func unexpected(_ response: StoreResponse, to request: StoreRequest) -> StepFailure {
         StepFailure(message: "the store answered \(response) to \(request)")
     }
 
     private static func list(_ names: [String]) -> String {
         names.isEmpty ? "nothing" : names.map { "'\($0)'" }.joined(separator: ", ")
+    }
+}
+
+extension AttributeValue {
+    /// Values compare equal after normalisation: an integer answered as a double, a UUID as a
+    /// plain string, a date as an ISO 8601 string still match.
+    static func sameAnswer(_ actual: AttributeValue, _ expected: AttributeValue) -> Bool {
+        if actual == expected { return true }
+        switch (actual, expected) {
+        case (.double(let a), .integer(let e)): return a == Double(e)
+        case (.integer(let a), .double(let e)): return Double(a) == e
+        case (.string(let a), .uuid(let e)): return a.uppercased() == e
+        case (.string, .date): return (try? actual.coerced(to: .date)) == expected
+        default: return false
+        }
     }
 }

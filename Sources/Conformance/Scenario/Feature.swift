@@ -23,6 +23,10 @@ public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     case dates
     /// Closing the store and opening it again on the same data.
     case reopen
+    /// Save failures that carry the value that failed validation and the objects of a
+    /// uniqueness conflict (contract 1.1), for stores whose errors say no more than code,
+    /// object and key.
+    case errorDetails = "error-details"
 
     public static func < (lhs: Feature, rhs: Feature) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -30,6 +34,6 @@ public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparab
 /// Labels a scenario carries about its standing, from a closed list.
 public enum ScenarioTag: String, CaseIterable, Codable, Hashable, Sendable {
     /// The behaviour is inferred from observation, not documented by Apple; the scenario
-    /// names the reference's open question(s) where there is one.
+    /// names the open question of docs/coredata-semantics.md(s) where there is one.
     case inferred
 }

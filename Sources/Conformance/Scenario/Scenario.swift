@@ -15,7 +15,7 @@ public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
     /// What a store needs to run the scenario.
     public var features: Set<Feature>
     public var tags: Set<ScenarioTag>
-    /// Numbers of the reference's open questions the scenario depends on, when `inferred`.
+    /// Numbers of the open questions of docs/coredata-semantics.md the scenario depends on, when `inferred`.
     public var openQuestions: [Int]
     /// Free text: why the behaviour is inferred, what is deliberately not checked.
     public var notes: String?
@@ -24,12 +24,18 @@ public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
     /// The model, loaded by the real parser.
     public var model: Model
     public var steps: [Step]
+    /// How long this scenario may take (`timeLimit:` in seconds), when it says; the runner
+    /// allows the larger of this and its own limit.
+    public var timeLimit: Duration?
     /// The scenario file, for messages.
     public var file: String
+    /// The line of `id:` in the file, for messages about the id.
+    public var idLine: Int?
 
     public init(id: String, summary: String, references: [String], features: Set<Feature>,
                 tags: Set<ScenarioTag> = [], openQuestions: [Int] = [], notes: String? = nil,
-                modelPath: String, model: Model, steps: [Step], file: String) {
+                modelPath: String, model: Model, steps: [Step], timeLimit: Duration? = nil,
+                file: String, idLine: Int? = nil) {
         self.id = id
         self.summary = summary
         self.references = references
@@ -40,7 +46,9 @@ public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
         self.modelPath = modelPath
         self.model = model
         self.steps = steps
+        self.timeLimit = timeLimit
         self.file = file
+        self.idLine = idLine
     }
 
     /// The scenario's area: the part of the id before the first dot.
@@ -49,6 +57,38 @@ public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
     public var isInferred: Bool { tags.contains(.inferred) }
 
     public var description: String { id }
+
+    /// The entity `object` was inserted as, by an `insert` or a generator step (the scenario
+    /// knows; the store is not asked).
+    public func entityName(of object: String) -> String? {
+        for step in steps {
+            switch step.action {
+            case .insert(let entity, object, _): return entity
+            case .chain(let entity, let prefix, let count, _, _),
+                 .fanOut(_, _, let entity, let prefix, let count, _):
+                if let index = GeneratedNames.index(of: object, prefix: prefix), index <= count { return entity }
+            default: continue
+            }
+        }
+        return nil
+    }
+}
+
+/// The names generator steps give their objects: `<prefix>-1` … `<prefix>-<count>`.
+public enum GeneratedNames {
+    /// The most objects one generator step may make: bounded so a scenario file cannot ask a
+    /// store for unbounded work.
+    public static let maximumCount = 1_000_000
+
+    public static func name(_ prefix: String, _ index: Int) -> String { "\(prefix)-\(index)" }
+
+    /// `index` for `<prefix>-<index>` with a positive index written without leading zeros.
+    public static func index(of name: String, prefix: String) -> Int? {
+        guard name.count > prefix.count + 1, name.hasPrefix(prefix + "-") else { return nil }
+        let digits = name.dropFirst(prefix.count + 1)
+        guard digits.first != "0", digits.allSatisfy(\.isASCII), let index = Int(digits), index > 0 else { return nil }
+        return index
+    }
 }
 
 /// One step of a scenario, with the line it was written on.
@@ -81,6 +121,13 @@ public struct Step: Sendable, CustomStringConvertible {
         case reopen
         /// Check the current state.
         case expect([Expectation])
+        /// Insert `count` objects of `entity` named `<prefix>-1` … `<prefix>-<count>`, each with
+        /// `values`, then link each one's `relationship` to the next: a chain of `count` objects.
+        case chain(entity: String, prefix: String, count: Int, relationship: String, values: [String: AttributeValue])
+        /// Insert `count` objects of `entity` named `<prefix>-1` … `<prefix>-<count>`, each with
+        /// `values`, and link `object.relationship` to every one, in order.
+        case fanOut(object: String, relationship: String, entity: String, prefix: String, count: Int,
+                    values: [String: AttributeValue])
     }
 
     public var description: String {
@@ -96,6 +143,10 @@ public struct Step: Sendable, CustomStringConvertible {
         case .reset: "reset"
         case .reopen: "reopen"
         case .expect: "expect"
+        case .chain(let entity, let prefix, let count, let relationship, _):
+            "chain of \(count) '\(entity)' objects '\(GeneratedNames.name(prefix, 1))'… linked by '\(relationship)'"
+        case .fanOut(let object, let relationship, let entity, let prefix, let count, _):
+            "fan out '\(object).\(relationship)' to \(count) '\(entity)' objects '\(GeneratedNames.name(prefix, 1))'…"
         }
     }
 }
@@ -113,12 +164,19 @@ public struct ExpectedFailure: Hashable, Sendable, CustomStringConvertible {
     public var object: String?
     public var key: String?
     public var details: [ExpectedFailure]?
+    /// The value that failed validation, when the scenario states it.
+    public var value: AttributeValue?
+    /// Every object of a uniqueness conflict, as a set, when the scenario states them.
+    public var objects: [String]?
 
-    public init(code: Int, object: String? = nil, key: String? = nil, details: [ExpectedFailure]? = nil) {
+    public init(code: Int, object: String? = nil, key: String? = nil, details: [ExpectedFailure]? = nil,
+                value: AttributeValue? = nil, objects: [String]? = nil) {
         self.code = code
         self.object = object
         self.key = key
         self.details = details
+        self.value = value
+        self.objects = objects
     }
 
     /// True when `failure` has this code and every part the scenario states.
@@ -126,6 +184,10 @@ public struct ExpectedFailure: Hashable, Sendable, CustomStringConvertible {
         guard failure.code == code else { return false }
         if let object, failure.object != object { return false }
         if let key, failure.key != key { return false }
+        if let value {
+            guard let actual = failure.value, AttributeValue.sameAnswer(actual, value) else { return false }
+        }
+        if let objects, failure.objects?.sorted() != objects.sorted() { return false }
         guard let details else { return true }
         return Self.matchAll(details, failure.details)
     }
@@ -143,7 +205,8 @@ public struct ExpectedFailure: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        SaveFailure.describe(code: code, object: object, key: key, details: details?.map(\.description))
+        SaveFailure.describe(code: code, object: object, key: key, details: details?.map(\.description),
+                             value: value, objects: objects)
     }
 }
 

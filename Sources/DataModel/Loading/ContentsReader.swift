@@ -1,7 +1,7 @@
 /// Builds a `Model` from the events of one `contents` file.
 ///
 /// The grammar (which element may hold which) is the one Xcode writes; see
-/// `../shared/reference/coredata-behaviour.md` §6 and the fixtures under
+/// `docs/coredata-semantics.md` §6 and the fixtures under
 /// `Fixtures/Models/`. An element the grammar does not expect is kept as an
 /// `UnknownElement` on its parent, so newer Xcode output is never fatal.
 struct ContentsReader {

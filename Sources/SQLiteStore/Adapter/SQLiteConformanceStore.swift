@@ -112,7 +112,8 @@ public final class SQLiteConformanceStore: ConformanceStore {
 
     private func saveFailure(_ failure: ValidationFailure) -> SaveFailure {
         SaveFailure(code: failure.code, object: failure.object.flatMap { namesByObject[$0] }, key: failure.key,
-                    details: failure.details.map(saveFailure))
+                    details: failure.details.map(saveFailure), value: failure.value,
+                    objects: failure.objects.map { $0.compactMap { namesByObject[$0] } })
     }
 
     /// Runs `body`, turning the store's errors into the contract's (§6).

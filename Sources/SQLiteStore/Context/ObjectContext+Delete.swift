@@ -23,7 +23,7 @@ extension ObjectContext {
                 switch relationship.relationship.deletionRule {
                 case .noAction, .deny: continue
                 case .cascade: cascades = true
-                // An unknown spelling is read as Core Data's default, Nullify (ref. §1).
+                // An unknown spelling is read as Core Data's default, Nullify (coredata-semantics §1).
                 case .nullify, .unknown: cascades = false
                 }
                 let destinations = try self.destinations(source, slot, db)

@@ -1,7 +1,7 @@
 import Conformance
 import GRDB
 
-/// Step 3 of a save (contract §4.6, ref. §3, INFERRED): find uniqueness conflicts among the
+/// Step 3 of a save (contract §4.6, coredata-semantics §3, INFERRED): find uniqueness conflicts among the
 /// objects inserted or changed in this save — against each other (context-level) and against
 /// saved rows (database-level) — and resolve them by the merge policy, or fail.
 struct ConstraintResolution {
@@ -30,7 +30,9 @@ struct ConstraintResolution {
         // are searched again after each because a merge changes the objects involved.
         while let conflict = try firstConflict(in: &context, db) {
             guard policy != .error else {
-                return ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge)
+                // The objects of the first conflict found; the save stops there.
+                return ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge,
+                                         objects: (conflict.stored.map { [$0] } ?? []) + conflict.pending)
             }
             let members = (conflict.stored.map { [$0] } ?? []) + conflict.pending
             let entities = try members.map { try context.liveState($0, db).entity }
@@ -68,7 +70,7 @@ struct ConstraintResolution {
                     guard pending.count + (stored == nil ? 0 : 1) >= 2 else { continue }
                     if stored == nil {
                         // A changed object that already had this key in the file is the
-                        // database's side of the conflict too (ref. §3).
+                        // database's side of the conflict too (coredata-semantics §3).
                         for (position, id) in pending.enumerated() where !context.objects[id]!.isInserted {
                             if let saved = try savedState(of: id, &context, db), self.key(of: saved, constraint) == key {
                                 stored = pending.remove(at: position)
@@ -204,7 +206,7 @@ struct ConstraintResolution {
             let replaced = context.objects[survivor]!.toOnes[index]
             try context.unlink(loser, .toOne(index), from: destination, db)
             try context.link(survivor, .toOne(index), to: destination, db)
-            // The survivor's old destination goes if the relationship cascades (ref. §3).
+            // The survivor's old destination goes if the relationship cascades (coredata-semantics §3).
             if let replaced, replaced != destination, relationship.relationship.deletionRule == .cascade {
                 try context.delete(replaced, db)
             }

@@ -45,8 +45,10 @@ struct SaveValidation {
         let entity = context.schema.entities[state.entity]
         var failures: [ValidationFailure] = []
         for (slot, attribute) in entity.attributes.enumerated() where !attribute.attribute.isTransient {
-            for code in violations(of: state.attributes[slot], against: attribute) {
-                failures.append(ValidationFailure(code: code, object: id, key: attribute.name))
+            let value = state.attributes[slot]
+            for code in violations(of: value, against: attribute) {
+                failures.append(ValidationFailure(code: code, object: id, key: attribute.name,
+                                                  value: value == .null ? nil : value))
             }
         }
         for (slot, relationship) in entity.relationshipSlots {
@@ -91,7 +93,7 @@ struct SaveValidation {
         return codes
     }
 
-    /// Optionality and counts (ref. §2 Checks, INFERRED): an empty optional relationship always
+    /// Optionality and counts (coredata-semantics §2, INFERRED): an empty optional relationship always
     /// passes; an empty required to-one fails with 1570; an empty required to-many fails (1580)
     /// only when `minCount` demands a member (contract §4.3); counts apply to a non-empty
     /// to-many, `maxCount` 0 meaning unbounded.

@@ -37,7 +37,7 @@ struct TableMapping: Sendable {
 
 struct ColumnMapping: Sendable {
     var name: SQLIdentifier
-    /// The declared type, as Core Data writes it (ref. §7): INTEGER, VARCHAR, TIMESTAMP, …
+    /// The declared type, as Core Data writes it (coredata-semantics §7): INTEGER, VARCHAR, TIMESTAMP, …
     var declaredType: String
 }
 
@@ -176,7 +176,7 @@ struct JoinTableMapping: Sendable {
 }
 
 /// A uniqueness constraint as the store checks it: the tuple of `members` is unique across
-/// every object of the declaring entity and its sub-entities (ref. §3).
+/// every object of the declaring entity and its sub-entities (coredata-semantics §3).
 struct ConstraintMapping: Sendable {
     var declaringEntity: Int
     var kinds: ClosedRange<Int>

@@ -25,7 +25,7 @@ struct SQLIdentifier: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Hands out Core Data–style names (`Z` + the upper-cased element name) that are unique within
-/// one namespace, adding a digit on a clash as Core Data does (ref. §7). SQLite compares
+/// one namespace, adding a digit on a clash as Core Data does (coredata-semantics §7). SQLite compares
 /// identifiers case-insensitively, so clashes are found on the upper-cased spelling.
 struct IdentifierAllocator {
     private var taken: Set<String>

@@ -7,7 +7,7 @@ extension StoreSchema {
     static let layoutVersion = 2
 
     /// `CREATE` statements for the model's tables and indexes, and for Core Data's metadata
-    /// tables `Z_PRIMARYKEY` and `Z_METADATA` (ref. §7).
+    /// tables `Z_PRIMARYKEY` and `Z_METADATA` (coredata-semantics §7).
     var creationSQL: [String] {
         var statements: [String] = []
         for table in tables {

@@ -2,7 +2,7 @@ import Conformance
 import DataModel
 
 /// The SQLite layout of a model, following Core Data's own store where it is public knowledge
-/// (ref. §7): entities numbered from 1, one table per hierarchy, a column per attribute and
+/// (coredata-semantics §7): entities numbered from 1, one table per hierarchy, a column per attribute and
 /// per to-one, a join table per many-to-many, `Z_FOK_` columns for ordered relationships.
 /// `docs/sqlite-store.md` is the written form of this mapping.
 ///
@@ -373,7 +373,7 @@ private struct LayoutBuilder {
                                     columns: columns, isUnique: false, entityNumbers: nil, columnOrders: orders))
     }
 
-    /// Column types as Core Data declares them (ref. §7, INFERRED).
+    /// Column types as Core Data declares them (docs/coredata-semantics.md §7, INFERRED).
     static func declaredType(of attribute: Attribute) -> String {
         switch attribute.attributeType {
         case .integer16?, .integer32?, .integer64?, .boolean?: "INTEGER"

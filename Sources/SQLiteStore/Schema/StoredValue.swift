@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 
 /// How attribute values are written to and read from their columns, by attribute type, as
-/// Core Data's SQLite store does (ref. §7, INFERRED): integers and booleans as INTEGER, dates
+/// Core Data's SQLite store does (docs/coredata-semantics.md §7, INFERRED): integers and booleans as INTEGER, dates
 /// as REAL seconds since 2001-01-01, UUIDs as 16-byte BLOBs, numbers as REAL, Binary and
 /// Transformable values as the BLOB bytes themselves.
 ///
