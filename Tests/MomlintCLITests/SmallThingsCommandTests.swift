@@ -97,8 +97,9 @@ struct SmallThingsCommandTests {
 
     /// Runs `swift package lint-models` on this package's ReportingTests fixtures (one of which
     /// is broken on purpose, so momlint exits 2). It drives SwiftPM, which must not already hold
-    /// the package's build folder, so it runs only when asked: `MOMLINT_PLUGIN_TEST=1 swift test
-    /// --skip-build --filter pluginPassesMomlintsExitStatusThrough` after `swift build`.
+    /// the package's build folder (`swift test` does), so it runs only when asked, from the test
+    /// bundle itself after `swift build --build-tests`: `MOMLINT_PLUGIN_TEST=1
+    /// .build/debug/momlintPackageTests.xctest --testing-library swift-testing --filter pluginPasses`.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["MOMLINT_PLUGIN_TEST"] == "1", "set MOMLINT_PLUGIN_TEST=1"))
     func pluginPassesMomlintsExitStatusThroughAndSaysItIsBuilding() throws {
         let process = Process()
