@@ -66,6 +66,14 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "undefined_attribute_type": .doesNotApply("Every stored property has a Swift type."),
         "unknown_destination": .applies("`@Relationship` on a property whose type is not a `@Model` class of the sources."),
         "unsupported_attribute_type": .doesNotApply("Attribute types come from Swift types, never from a misspelt name."),
+        // The migration rules compare versions of a model bundle; momlint reads one SwiftData
+        // schema per folder and does not yet read `VersionedSchema` versions.
+        "migration_not_inferable": .doesNotApply(migrationRule),
+        "migration_required_without_default": .doesNotApply(migrationRule),
+        "migration_drops_data": .doesNotApply(migrationRule),
+        "migration_unhashed_change": .doesNotApply(migrationRule),
+        "shipped_version_modified": .doesNotApply(migrationRule),
+        "cloudkit_destructive_change": .doesNotApply(migrationRule),
         // The `--sources` rules compare hand-written subclasses with a model file.
         "managed_property_not_in_model": .doesNotApply(sourcesRule),
         "model_property_not_in_class": .doesNotApply(sourcesRule),
@@ -73,6 +81,9 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "scalar_type_mismatch": .doesNotApply(sourcesRule),
         "unsigned_managed_property": .doesNotApply(sourcesRule),
     ]
+
+    private static let migrationRule = "It compares versions of an .xcdatamodeld bundle; momlint does not yet read "
+        + "a SwiftData `VersionedSchema`'s versions."
 
     private static let sourcesRule = "It compares hand-written NSManagedObject subclasses with a Core Data model; "
         + "a SwiftData `@Model` class is itself the model."

@@ -62,7 +62,7 @@ struct LintSwiftDataCommandTests {
         #expect(graph.status == 0, "\(graph.standardError)")
         #expect(graph.standardOutput.contains("Traveler"))
         // Attributes in Swift's terms.
-        #expect(graph.standardOutput.contains("<br/>nights: Int\"]"))
+        #expect(graph.standardOutput.contains("        Int nights\n"))
 
         let nothing = try MomlintProcess.run(["export", "--swiftdata", "Fixtures/Models"])
         #expect(nothing.status == 2)

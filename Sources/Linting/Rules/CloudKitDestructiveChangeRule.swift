@@ -14,6 +14,8 @@ public struct CloudKitDestructiveChangeRule: MigrationRule {
             CloudKit is to make only additive changes (new entities, new optional attributes or attributes \
             with defaults); anything else breaks sync for devices still running the older version, or is \
             refused when the schema is deployed.
+
+            Default severity: error. The production CloudKit schema refuses the change, and sync fails at run time.
             """,
         sources: [
             MigrationSource.cloudKitSchema.url,

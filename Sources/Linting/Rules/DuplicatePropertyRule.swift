@@ -12,6 +12,9 @@ public struct DuplicatePropertyRule: Rule {
             properties. A second declaration of a name is rejected by Xcode's model compiler, or one \
             of the two silently wins, and the sub-entity's rows share the hierarchy's single table, so \
             the two declarations fight over one column.
+
+            Default severity: error. The model compiler rejects a name declared twice in one \
+            hierarchy, so the model does not build.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsentitydescription/propertiesbyname",

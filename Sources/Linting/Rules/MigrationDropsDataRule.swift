@@ -15,6 +15,9 @@ public struct MigrationDropsDataRule: MigrationRule {
             stored value of the old property is silently dropped. The same holds for entities, for a \
             to-many relationship made to-one (one destination is kept), and for a concrete entity made \
             abstract. Removing a transient property loses nothing and is not reported.
+
+            Default severity: warning. The migration succeeds and the app runs; what is lost is data, \
+            which a deliberate removal intends.
             """,
         sources: [
             MigrationSource.lightweightMigration.url,

@@ -17,6 +17,8 @@ public struct MigrationNotInferableRule: MigrationRule {
             at another entity, or two existing hierarchies merged under a common parent is none of these: \
             the store cannot be opened and the app gets NSMigrationMissingMappingModelError (134140) on \
             the user's device. The finding is on the current version's element and names the older version.
+
+            Default severity: error. Without a mapping model the store cannot be opened at run time (134140).
             """,
         sources: [
             MigrationSource.lightweightMigration.url,

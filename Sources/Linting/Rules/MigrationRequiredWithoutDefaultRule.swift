@@ -13,6 +13,8 @@ public struct MigrationRequiredWithoutDefaultRule: MigrationRule {
             every migrated row has no value for a required attribute and the migration fails validation \
             (NSValidationMissingMandatoryPropertyError, 1570, reported as a failed migration, 134110), \
             so the app cannot open its store on the user's device.
+
+            Default severity: error. The migration fails at run time (134110) when a migrated row has no value.
             """,
         sources: [
             MigrationSource.lightweightMigration.url,

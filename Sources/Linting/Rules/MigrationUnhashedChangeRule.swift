@@ -18,6 +18,9 @@ public struct MigrationUnhashedChangeRule: MigrationRule {
             archives and is not reported. Apple's \
             answer is `versionHashModifier`: "important in cases where the attributes of a property are \
             unchanged but the format or content of its data are changed".
+
+            Default severity: warning. The store opens and nothing fails at once; old values may be \
+            decoded wrongly, which depends on what the new transformer does with them.
             """,
         sources: [
             MigrationSource.attributeVersionHash.url,

@@ -17,6 +17,8 @@ public struct ShippedVersionModifiedRule: MigrationRule {
             non-current version with the base revision: in a git work tree the working tree and the index \
             against `HEAD` (what a pre-commit hook needs), a revision given with `--since` in CI, or the \
             lock file `momlint versions --lock` writes. Only changes that alter a version hash are reported.
+
+            Default severity: error. Stores written by the shipped version no longer open at run time (134100).
             """,
         sources: [
             MigrationSource.entityVersionHash.url,

@@ -23,6 +23,9 @@ public struct TooManyPropertiesRule: ConfigurableRule {
             hierarchy's one table and is fetched with each row, and SQLite's default limit on columns \
             in a table is 2000 for the whole hierarchy; a very wide entity is usually several \
             entities, or data better kept in a related entity that is fetched only when needed.
+
+            Default severity: warning. momc only warns, and the model builds and runs; the cost is \
+            speed and memory, not failure. The `limit` option changes the threshold.
             """,
         sources: [
             "https://github.com/swiftlang/swift-build (Sources/SWBApplePlatform/Specs/CoreData.xcspec)",
