@@ -9,6 +9,7 @@ relationships and constraints, and every relationship names its inverse.
 `shim.py` speaks the process protocol and calls `Store.handle`; this file knows nothing of it.
 """
 
+import copy
 import re
 from datetime import datetime, timedelta, timezone
 
