@@ -64,6 +64,29 @@ import Testing
         #expect(output.standardOutput.contains("PASS  deny.empty-to-many-succeeds"))
     }
 
+    @Test func aReportOfAnotherScenarioDirectorySaysSoAndHowToRegenerateIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenarios-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("cascade"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = MomlintProcess.packageRoot
+        let scenario = try String(contentsOf: root.appendingPathComponent("Fixtures/Scenarios/cascade/to-one.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "../../Models", with: root.appendingPathComponent("Fixtures/Models").path)
+        try scenario.write(to: directory.appendingPathComponent("cascade/to-one.yaml"), atomically: true, encoding: .utf8)
+        let report = directory.appendingPathComponent("matrix.md").path
+
+        let written = try MomlintProcess.run(["conformance", "--scenarios", directory.path, "--write-report", report])
+        #expect(written.status == 0, "\(written.standardError)")
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(text.contains("Each scenario in `\(directory.path)` run against"))
+        #expect(text.contains("`momlint conformance --adapter reference --scenarios \(directory.path) --write-report \(report)`"))
+
+        try "# stale\n".write(toFile: report, atomically: true, encoding: .utf8)
+        let checked = try MomlintProcess.run(["conformance", "--scenarios", directory.path, "--check-report", report])
+        #expect(checked.status == 1)
+        #expect(checked.standardError.contains(
+            "'momlint conformance --adapter reference --scenarios \(directory.path) --write-report \(report)' and commit it"))
+    }
+
     @Test func checkReportPassesOnTheCommittedReportAndFailsOnAStaleOne() throws {
         // The committed matrix shows every adapter of the issue: the oracle and the SQLite store.
         let current = try MomlintProcess.run(["conformance", "--adapter", "reference", "--adapter", "sqlite",
