@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "DataModel", package: "momlint"),
                 .product(name: "Linting", package: "momlint"),
+                .product(name: "ModelDiff", package: "momlint"),
                 .product(name: "ModelGenerator", package: "momlint"),
                 .product(name: "Conformance", package: "momlint"),
                 .product(name: "ReferenceStore", package: "momlint"),

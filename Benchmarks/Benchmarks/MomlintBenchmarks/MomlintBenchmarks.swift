@@ -1,6 +1,8 @@
 import Benchmark
 import DataModel
 import Linting
+import ModelDiff
+import ModelGenerator
 
 /// momlint's benchmarks: loading alone, and loading plus every rule in `RuleCatalogue.all`,
 /// on synthetic models of growing size; then the conformance suite on each adapter, and the
@@ -38,9 +40,38 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(run)
             withExtendedLifetime(run) { benchmark.stopMeasurement() }
         }, setup: generate)
+
+        // Two versions of this size (two seeds, so nearly every element differs), loaded in
+        // setup; only the diff is measured. Issue 22's target: at most twice "Load" of both.
+        let versions = LoadedVersions()
+        Benchmark("Diff \(entityCount)", configuration: configuration, closure: { benchmark in
+            guard let older = versions.older, let newer = versions.newer else {
+                benchmark.error("the two versions did not load")
+                return
+            }
+            let diff = SchemaDiff(from: older, to: newer)
+            blackHole(diff)
+            withExtendedLifetime(diff) { benchmark.stopMeasurement() }
+        }, setup: { try versions.load(entities: entityCount, seeds: (settings.seed, settings.seed + 1)) })
     }
 
     ConformanceBenchmarks.register(settings: settings)
     CascadeBenchmarks.register(settings: settings)
     SwiftDataBenchmarks.register(settings: settings)
+}
+
+/// Two synthetic versions of one size, parsed once by the benchmark's setup and read by its
+/// iterations (which never run at the same time as setup).
+final class LoadedVersions: @unchecked Sendable {
+    private(set) var older: Model?
+    private(set) var newer: Model?
+
+    func load(entities: Int, seeds: (UInt64, UInt64)) throws {
+        guard older == nil else { return }
+        let loader = ModelLoader()
+        older = try loader.model(fromContents: Array(SyntheticModel(entityCount: entities, seed: seeds.0).contents().utf8),
+                                 file: "older/contents")
+        newer = try loader.model(fromContents: Array(SyntheticModel(entityCount: entities, seed: seeds.1).contents().utf8),
+                                 file: "newer/contents")
+    }
 }
