@@ -279,7 +279,10 @@ struct SchemaComparison {
             // "An optional attribute becoming non-optional, and defining a default value" is
             // the documented pattern: a required attribute added without a default leaves
             // every existing row without a value, and the migration fails (134110).
-            let needsDefault = !transient && !attribute.isOptional && !attribute.hasDefaultValue
+            // A derived attribute is not a gap: Core Data computes its value from the derivation
+            // expression (NSDerivedAttributeDescription: "the value is updated when you save";
+            // that a migration computes it for old rows too is inferred).
+            let needsDefault = !transient && !attribute.isDerived && !attribute.isOptional && !attribute.hasDefaultValue
             return SchemaChange(
                 kind: .added, element: .attribute, entityName: entity.name, elementName: attribute.name,
                 details: "attribute '\(entity.name).\(attribute.name)' added"
@@ -358,7 +361,8 @@ struct SchemaComparison {
         if oldTransient != newTransient {
             // Persistent → transient: the stored values are dropped, as for a removal.
             // Transient → persistent: a new column, as for an addition (inferred from both).
-            let needsDefault = !newTransient && (new.asAttribute.map { !$0.isOptional && !$0.hasDefaultValue } ?? false)
+            let needsDefault = !newTransient
+                && (new.asAttribute.map { !$0.isOptional && !$0.hasDefaultValue && !$0.isDerived } ?? false)
             changed(.isTransient, String(oldTransient), String(newTransient), "transient", hash: true,
                     lightweight: !needsDefault, loss: newTransient, sources: [.propertyVersionHash, .inferred])
         }
@@ -383,7 +387,7 @@ struct SchemaComparison {
         }
         if a.isOptional != b.isOptional {
             // "An optional attribute becoming non-optional, and defining a default value".
-            let needsDefault = !b.isOptional && !b.hasDefaultValue && !transient
+            let needsDefault = !b.isOptional && !b.hasDefaultValue && !transient && !b.isDerived
             changed(.isOptional, a.isOptional ? "optional" : "required", b.isOptional ? "optional" : "required",
                     "optionality", true, !needsDefault, false, false, [.propertyVersionHash, .lightweightMigration])
         }

@@ -47,6 +47,17 @@ public struct MigrationRequiredWithoutDefaultRule: MigrationRule {
                     <attribute name="cache" transient="YES" attributeType="String"/>
                 </entity>
                 """),
+            // A derived attribute's value is computed by Core Data, not supplied by old rows.
+            RuleExample(older: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                <entity name="Note" representedClassName="Note">
+                    <attribute name="refreshed" attributeType="Date" derived="YES" derivationExpression="now()" usesScalarValueType="NO"/>
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                </entity>
+                """),
         ])
 
     public init() {}
