@@ -33,6 +33,11 @@ SHIM = "exec:python3 Examples/python-store/shim.py"
 # cascade.deep-chain already exhausts a recursive Python store's stack, and CI runs the correct
 # store through the whole suite, this scenario included.
 EXCLUDED = {"cascade.very-deep-chain"}
+# A scenario that fails only because a fault made the store slow enough to pass a time limit
+# (for instance reverse-to-one-rules on the 10,000-link chain) fails or not with the machine's
+# load. Such failures still kill a fault, but the report lists them apart and does not name the
+# scenarios, so that the committed report is the same on a busy CI runner and an idle laptop.
+TIMING_FAILURES = ("did not finish within its time limit", "did not answer")
 
 
 def momlint_binary():
@@ -59,8 +64,11 @@ def run_suite(binary, fault, filters):
         raise RuntimeError("momlint exited %d for fault %s:\n%s" % (completed.returncode, fault, completed.stderr))
     document = json.loads(completed.stdout)
     run, = document["runs"]
-    failed = sorted(result["id"] for result in run["results"] if result["outcome"] in ("fail", "unexpectedPass"))
-    return failed, len(run["results"])
+    failures = [result for result in run["results"] if result["outcome"] in ("fail", "unexpectedPass")]
+    timed_out = sorted(result["id"] for result in failures
+                       if any(words in (result.get("message") or "") for words in TIMING_FAILURES))
+    failed = sorted(result["id"] for result in failures if result["id"] not in timed_out)
+    return (failed, timed_out), len(run["results"])
 
 
 def list_scenarios():
@@ -79,7 +87,7 @@ def list_scenarios():
 
 def report(results, scenario_count):
     """reports/mutation.md: nothing volatile, so CI can check it is current."""
-    killed = sum(1 for killers in results.values() if killers)
+    killed = sum(1 for killers, timeouts in results.values() if killers or timeouts)
     lines = [
         "# Mutation score of the conformance suite",
         "",
@@ -91,6 +99,8 @@ def report(results, scenario_count):
         % scenario_count + " (all but %s, which takes minutes through the pipe to Python)"
         % ", ".join("`%s`" % scenario for scenario in sorted(EXCLUDED)),
         "*kills* a fault when at least one scenario fails against it. The correct store passes every scenario.",
+        "A scenario that fails only by passing its time limit (the fault made the store slow) depends on the",
+        "machine's load, so it is not named below; a fault killed only that way says so.",
         "",
         "**Score: %d of %d faults killed.**" % (killed, len(results)),
         "",
@@ -99,8 +109,9 @@ def report(results, scenario_count):
     ]
     for fault in sorted(results, key=lambda name: (FAULTS[name][0], name)):
         area, defect = FAULTS[fault]
-        killers = results[fault]
-        cell = ", ".join("`%s`" % scenario for scenario in killers) if killers else "**nothing: a blind spot**"
+        killers, timeouts = results[fault]
+        cell = (", ".join("`%s`" % scenario for scenario in killers) if killers
+                else "only by passing a time limit (load-dependent)" if timeouts else "**nothing: a blind spot**")
         lines.append("| `%s` | %s | %s | %s |" % (fault, area, defect, cell))
     return "\n".join(lines) + "\n"
 
@@ -124,7 +135,8 @@ def main():
     try:
         binary = arguments.momlint or momlint_binary()
         scenario_ids = [scenario for scenario in list_scenarios() if scenario not in EXCLUDED]
-        baseline, scenario_count = run_suite(binary, None, scenario_ids)
+        (baseline, baseline_timeouts), scenario_count = run_suite(binary, None, scenario_ids)
+        baseline = baseline + baseline_timeouts
     except (subprocess.CalledProcessError, RuntimeError, ValueError, OSError) as error:
         print("error: %s" % error, file=sys.stderr)
         return 2
@@ -142,11 +154,13 @@ def main():
             except (RuntimeError, ValueError, OSError) as error:
                 print("error: %s" % error, file=sys.stderr)
                 return 2
-            killers = results[fault]
+            killers, timeouts = results[fault]
             status = ("killed by %d: %s" % (len(killers), ", ".join(killers))) if killers else "SURVIVED"
+            if timeouts:
+                status += "; past a time limit: " + ", ".join(timeouts)
             print("%-36s %s" % (fault, status), flush=True)
 
-    survivors = sorted(fault for fault, killers in results.items() if not killers)
+    survivors = sorted(fault for fault, (killers, timeouts) in results.items() if not killers and not timeouts)
     print("\nmutation score: %d of %d faults killed" % (len(results) - len(survivors), len(results)))
     status = 0
     if survivors:
