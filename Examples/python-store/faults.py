@@ -72,6 +72,10 @@ FAULTS = {
     # Reset and reopen
     "reopen-keeps-pending-changes": ("reopen", "reopen keeps unsaved changes"),
     "reset-keeps-deletions": ("reopen", "reset does not bring back deleted objects"),
+    # Reading the saved state while changes are pending
+    "saved-state-reads-pending": ("saved state", "answers saved-state queries from the context, pending changes included"),
+    "saved-state-objects-from-context": ("saved state", "finds saved objects in the store but reads their values and relationships "
+                                         "from the context, as a fetch with includesPendingChanges = false would return them"),
     # Inheritance
     "count-excludes-subentities": ("inheritance", "counting an entity leaves out its sub-entities"),
     "subentity-not-a-destination": ("inheritance", "a relationship refuses objects of a sub-entity of its destination"),
@@ -502,6 +506,16 @@ class FaultyStore(Store):
                         if self.schema.entities[record.entity]["relationships"][name].get("isOrdered"):
                             record.relationships[name].sort()
         return "done", {}
+
+    def request_saved(self, body):
+        (kind, query), = body.items()
+        if self.fault == "saved-state-reads-pending":
+            return self.handle(kind, query)
+        if self.fault == "saved-state-objects-from-context" and kind in ("value", "related"):
+            oid = self.ids.get(query.get("object"))
+            if oid is not None and oid in self.context.saved:
+                return self.handle(kind, query)
+        return super().request_saved(body)
 
     def request_related(self, body):
         kind, answer = super().request_related(body)

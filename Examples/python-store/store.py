@@ -765,3 +765,20 @@ class Store:
         count = sum(1 for oid, record in self.context.graph.items()
                     if self.context.is_live(oid) and self.schema.is_kind_of(record.entity, body["entity"]))
         return "count", {"_0": count}
+
+    # The saved state (contract 1.2)
+
+    def request_saved(self, body):
+        """A query wrapped in "saved" reads the objects as of the last successful save and leaves
+        pending changes pending: what a second context on the same coordinator sees."""
+        if not isinstance(body, dict) or len(body) != 1:
+            raise StoreError("invalidRequest", "'saved' wraps exactly one query")
+        (kind, query), = body.items()
+        if kind not in ("exists", "value", "related", "count"):
+            raise StoreError("invalidRequest",
+                             "only a query (exists, value, related, count) reads the saved state, not '%s'" % kind)
+        view = object.__new__(type(self))
+        view.schema, view.ids = self.schema, self.ids
+        view.context = self.context_class(self.schema)
+        view.context.saved = view.context.graph = self.context.saved  # read only: nothing here changes it
+        return view.handle(kind, query)

@@ -120,6 +120,34 @@ public final class ReferenceStore: ConformanceStore {
         }
     }
 
+    /// Answers from the graph as of the last successful save, which pending changes never touch
+    /// (the persistent store's rows, which a second context on the coordinator reads).
+    public func performOnSavedState(_ query: StoreRequest) throws -> StoreResponse {
+        let saved = context.saved
+        func savedObject(_ name: String) throws(StoreAdapterError) -> ObjectRecord {
+            guard let record = objectIDs[name].flatMap({ saved[$0] }) else {
+                throw StoreAdapterError(.noSuchObject, "no saved object named '\(name)'")
+            }
+            return record
+        }
+        switch query {
+        case .exists(let name):
+            return .exists(objectIDs[name].map(saved.contains) ?? false)
+        case .value(let name, let attribute):
+            let record = try savedObject(name)
+            return .value(record.attributes[try context.schema.attributeSlot(attribute, of: record.entity)])
+        case .related(let name, let relationship):
+            let record = try savedObject(name)
+            let slot = try context.schema.relationshipSlot(relationship, of: record.entity)
+            return .objects(record.relationships[slot].map { saved[$0]!.name })
+        case .count(let entityName):
+            let entity = try context.schema.entityIndex(named: entityName)
+            return .count(saved.ids.reduce(0) { $0 + (context.schema.entity(saved[$1]!.entity, isKindOf: entity) ? 1 : 0) })
+        default:
+            throw StoreAdapterError(.invalidRequest, "only a query (exists, value, related, count) reads the saved state")
+        }
+    }
+
     private func liveObject(_ name: String) throws(StoreAdapterError) -> ObjectID {
         guard let id = objectIDs[name], context.isLive(id) else { throw noSuchObject(name) }
         return id

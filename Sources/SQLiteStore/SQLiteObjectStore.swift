@@ -271,6 +271,41 @@ public final class SQLiteObjectStore {
         }
     }
 
+    // MARK: Queries of the saved state alone (the rows in the file, pending changes left pending)
+
+    /// True when the object is saved in the file, whatever the pending changes say: what a
+    /// second context on the same coordinator sees.
+    public func savedExists(_ object: ObjectID) throws -> Bool {
+        try readingSaved { context, db in try context.isLive(object, db) }
+    }
+
+    /// One attribute of a saved object, as saved.
+    public func savedValue(_ attribute: String, of object: ObjectID) throws -> AttributeValue {
+        try readingSaved { context, db in
+            let state = try context.liveState(object, db)
+            return state.attributes[try attributeSlot(attribute, of: schema.entities[state.entity])]
+        }
+    }
+
+    /// A saved object's relationship, as saved (ordered like `related`).
+    public func savedRelated(_ object: ObjectID, _ relationship: String) throws -> [ObjectID] {
+        try readingSaved { context, db in
+            let entity = schema.entities[try context.liveState(object, db).entity]
+            guard let slot = entity.slotsByName[relationship], entity.relationship(slot) != nil else {
+                throw SQLiteStoreError(.noSuchProperty, "'\(entity.name)' has no relationship '\(relationship)'")
+            }
+            return try context.destinations(object, slot, db)
+        }
+    }
+
+    /// How many saved objects of the entity and its sub-entities the file holds.
+    public func savedCount(_ entityName: String) throws -> Int {
+        guard let entity = schema.entity(named: entityName) else {
+            throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
+        }
+        return try readingSaved { context, db in try context.fetch(entity, where: [], db).count }
+    }
+
     // MARK: Helpers
 
     private func refuseIfReadOnly() throws {

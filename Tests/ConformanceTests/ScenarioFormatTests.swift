@@ -112,6 +112,7 @@ import Testing
         ("steps:\n  - insert: {entity: Employee, as: e}\n  - save: {fails: 1570, object: e, key: name}\n", "validation"),
         ("steps:\n  - insert: {entity: Employee, as: e}\n  - save: {fails: 1560, details: [1570, {code: 1610}]}\n", "validation"),
         ("steps:\n  - insert: {entity: Employee, as: e}\n  - save: {fails: 133021}\n", "constraints"),
+        ("steps:\n  - insert: {entity: Employee, as: e}\n  - expect: {saved: true, gone: [e]}\n", "saved-state"),
     ])
     func featuresAreInferredFromTheSteps(steps: String, feature: String) {
         let errors = Self.problems("features: []\nmodel: ../../Models/Conformance/Company.xcdatamodeld\n" + steps)

@@ -26,12 +26,22 @@ public protocol ConformanceStore: AnyObject {
     /// (`.saveFailed`), not a thrown error; throw only when the store cannot do what was asked
     /// (unknown object, unsupported operation, I/O failure), which fails the scenario.
     func perform(_ request: StoreRequest) throws -> StoreResponse
+    /// Answers a query (`exists`, `value`, `related`, `count`) from the saved state alone, as
+    /// if the pending changes were not there, and leaves them pending (contract 1.2, feature
+    /// `saved-state`). Throws `unsupported` by default: an adapter whose stores do not override
+    /// it lists `saved-state` in `unsupportedFeatures`.
+    func performOnSavedState(_ query: StoreRequest) throws -> StoreResponse
     /// Releases the store's resources (files, processes). Called once, last. Does nothing by default.
     func close()
 }
 
 extension ConformanceStore {
     public func close() {}
+
+    public func performOnSavedState(_ query: StoreRequest) throws -> StoreResponse {
+        throw StoreAdapterError(.unsupported, "this store does not read the saved state apart from pending changes; "
+            + "its adapter should list feature 'saved-state' as unsupported")
+    }
 }
 
 /// What a store is opened for.

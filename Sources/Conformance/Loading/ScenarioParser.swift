@@ -192,7 +192,9 @@ struct ScenarioParser {
             }
             if name == "reopen" { usedFeatures[.reopen] = usedFeatures[.reopen] ?? keyNode }
             return name == "reset" ? .reset : .reopen
-        case "expect": return .expect(try expectations(body))
+        case "expect":
+            let (expectations, saved) = try expectations(body)
+            return saved ? .expectSaved(expectations) : .expect(expectations)
         default:
             throw keyNode.error("unknown step '\(name)'; expected one of: " + Self.stepNames.joined(separator: ", "))
         }
@@ -444,12 +446,17 @@ struct ScenarioParser {
 
     // MARK: Expectations
 
-    static let expectationKeys = ["exists", "gone", "count", "values", "related", "includes", "exactlyOne"]
+    static let expectationKeys = ["exists", "gone", "count", "values", "related", "includes", "exactlyOne", "saved"]
 
-    private mutating func expectations(_ body: YAMLNode) throws(ScenarioLoadError) -> [Expectation] {
+    /// The checks of an `expect` step, and whether they read the saved state alone (`saved: true`).
+    private mutating func expectations(_ body: YAMLNode) throws(ScenarioLoadError) -> ([Expectation], saved: Bool) {
         var result: [Expectation] = []
+        var saved = false
         for (key, keyNode, value) in try body.mapping("'expect'") {
             switch key {
+            case "saved":
+                saved = try value.bool("'saved'")
+                if saved { usedFeatures[.savedState] = usedFeatures[.savedState] ?? keyNode }
             case "exists", "gone":
                 let names = try value.oneOrMany("'\(key)'").map { node throws(ScenarioLoadError) in try knownObject(node) }
                 result.append(key == "exists" ? .exists(names) : .gone(names))
@@ -497,7 +504,7 @@ struct ScenarioParser {
             }
         }
         guard !result.isEmpty else { throw body.error("'expect' checks nothing") }
-        return result
+        return (result, saved)
     }
 
     // MARK: Names

@@ -69,6 +69,13 @@ struct YAMLNode {
         return value
     }
 
+    func bool(_ what: String) throws(ScenarioLoadError) -> Bool {
+        guard node.scalar != nil, node.tag.rawValue == Tag.Name.bool.rawValue, let value = node.bool else {
+            throw error("\(what) must be true or false")
+        }
+        return value
+    }
+
     var isNull: Bool {
         node.scalar != nil && node.tag.rawValue == Tag.Name.null.rawValue
     }

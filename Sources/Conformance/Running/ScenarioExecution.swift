@@ -53,7 +53,9 @@ struct ScenarioExecution {
         case .reopen:
             try expectDone(store, .reopen)
         case .expect(let expectations):
-            for expectation in expectations { try check(expectation, on: store) }
+            for expectation in expectations { try check(expectation, on: Reader(store: store, saved: false)) }
+        case .expectSaved(let expectations):
+            for expectation in expectations { try check(expectation, on: Reader(store: store, saved: true)) }
         case .chain(let entity, let prefix, let count, let relationship, let values):
             for index in 1...count {
                 try expectDone(store, .insert(entity: entity, object: GeneratedNames.name(prefix, index), values: values))
@@ -97,7 +99,26 @@ struct ScenarioExecution {
 
     // MARK: Expectations
 
-    private func check(_ expectation: Expectation, on store: any ConformanceStore) throws {
+    /// Where an `expect` step reads: the current state, or the saved state alone.
+    private struct Reader {
+        let store: any ConformanceStore
+        let saved: Bool
+
+        func perform(_ query: StoreRequest) throws -> StoreResponse {
+            saved ? try store.performOnSavedState(query) : try store.perform(query)
+        }
+    }
+
+    /// Checks one expectation; a failure about the saved state says so.
+    private func check(_ expectation: Expectation, on store: Reader) throws {
+        do {
+            try evaluate(expectation, on: store)
+        } catch let failure as StepFailure where store.saved {
+            throw StepFailure(message: "in the saved state, " + failure.message)
+        }
+    }
+
+    private func evaluate(_ expectation: Expectation, on store: Reader) throws {
         switch expectation {
         case .exists(let objects):
             for object in objects where try !exists(object, in: store) {
@@ -143,7 +164,7 @@ struct ScenarioExecution {
         }
     }
 
-    private func checkValues(_ values: [String: AttributeValue], of object: String, on store: any ConformanceStore) throws {
+    private func checkValues(_ values: [String: AttributeValue], of object: String, on store: Reader) throws {
         for (attribute, expected) in values.sorted(by: { $0.key < $1.key }) {
             let request = StoreRequest.value(object: object, attribute: attribute)
             let response = try store.perform(request)
@@ -160,14 +181,14 @@ struct ScenarioExecution {
         AttributeValue.sameAnswer(actual, expected)
     }
 
-    private func exists(_ object: String, in store: any ConformanceStore) throws -> Bool {
+    private func exists(_ object: String, in store: Reader) throws -> Bool {
         let request = StoreRequest.exists(object: object)
         let response = try store.perform(request)
         guard case .exists(let answer) = response else { throw unexpected(response, to: request) }
         return answer
     }
 
-    private func related(_ object: String, _ relationship: String, in store: any ConformanceStore) throws -> [String] {
+    private func related(_ object: String, _ relationship: String, in store: Reader) throws -> [String] {
         let request = StoreRequest.related(object: object, relationship: relationship)
         let response = try store.perform(request)
         guard case .objects(let names) = response else { throw unexpected(response, to: request) }

@@ -27,6 +27,10 @@ public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     /// uniqueness conflict (contract 1.1), for stores whose errors say no more than code,
     /// object and key.
     case errorDetails = "error-details"
+    /// Reading the saved state apart from pending changes (`expect` with `saved: true`), as a
+    /// second context on the same coordinator or a fetch with `includesPendingChanges = false`
+    /// sees it (contract 1.2).
+    case savedState = "saved-state"
 
     public static func < (lhs: Feature, rhs: Feature) -> Bool { lhs.rawValue < rhs.rawValue }
 }

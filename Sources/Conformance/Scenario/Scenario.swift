@@ -121,6 +121,8 @@ public struct Step: Sendable, CustomStringConvertible {
         case reopen
         /// Check the current state.
         case expect([Expectation])
+        /// Check the saved state alone, leaving pending changes pending (`saved: true`).
+        case expectSaved([Expectation])
         /// Insert `count` objects of `entity` named `<prefix>-1` … `<prefix>-<count>`, each with
         /// `values`, then link each one's `relationship` to the next: a chain of `count` objects.
         case chain(entity: String, prefix: String, count: Int, relationship: String, values: [String: AttributeValue])
@@ -143,6 +145,7 @@ public struct Step: Sendable, CustomStringConvertible {
         case .reset: "reset"
         case .reopen: "reopen"
         case .expect: "expect"
+        case .expectSaved: "expect (saved)"
         case .chain(let entity, let prefix, let count, let relationship, _):
             "chain of \(count) '\(entity)' objects '\(GeneratedNames.name(prefix, 1))'… linked by '\(relationship)'"
         case .fanOut(let object, let relationship, let entity, let prefix, let count, _):

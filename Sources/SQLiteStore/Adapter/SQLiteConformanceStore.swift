@@ -87,6 +87,31 @@ public final class SQLiteConformanceStore: ConformanceStore {
         }
     }
 
+    /// Reads the rows in the file, as a second context on the same coordinator would: the
+    /// saved state, with pending changes left pending.
+    public func performOnSavedState(_ query: StoreRequest) throws -> StoreResponse {
+        try Self.adapting {
+            switch query {
+            case .exists(let name):
+                guard let id = objectsByName[name] else { return .exists(false) }
+                return .exists(try store.savedExists(id))
+            case .value(let name, let attribute):
+                return .value(try store.savedValue(attribute, of: try object(name)))
+            case .related(let name, let relationship):
+                return .objects(try store.savedRelated(try object(name), relationship).map { id in
+                    guard let name = namesByObject[id] else {
+                        throw StoreAdapterError(.storeFailure, "object \(id) in the saved '\(name).\(relationship)' has no scenario name")
+                    }
+                    return name
+                })
+            case .count(let entity):
+                return .count(try store.savedCount(entity))
+            default:
+                throw StoreAdapterError(.invalidRequest, "only a query (exists, value, related, count) reads the saved state")
+            }
+        }
+    }
+
     private func object(_ name: String) throws -> ObjectID {
         guard let id = objectsByName[name] else {
             throw StoreAdapterError(.noSuchObject, "no object is named '\(name)'")
