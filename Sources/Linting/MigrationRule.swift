@@ -6,7 +6,8 @@ import ModelDiff
 public struct MigrationPair: Sendable {
     public let older: Model
     public let current: Model
-    /// older → current, from the one diff engine (`ModelDiff`).
+    /// older → current, from the one diff engine (`ModelDiff`); empty when the pair does not
+    /// compare a migration (`comparesMigration`), so no rule pays for a diff it never reads.
     public let diff: SchemaDiff
     /// False when the pair is here only so that `shipped_version_modified` can look at the
     /// older version (it is not the previous one and every older version was not asked for).
@@ -16,18 +17,17 @@ public struct MigrationPair: Sendable {
     public let olderAtBase: Model?
     /// How findings name the base: `HEAD`, a revision, or the lock file's name.
     public let baseName: String?
-    /// The current version as rules read single models, for shared facts (CloudKit scope).
-    public let linted: LintedModel
 
     public init(older: Model, current: Model, hasMappingModel: Bool = false, comparesMigration: Bool = true,
                 olderAtBase: Model? = nil, baseName: String? = nil) {
         self.older = older
         self.current = current
-        self.diff = SchemaDiff(from: older, to: current, hasMappingModel: hasMappingModel)
+        self.diff = comparesMigration
+            ? SchemaDiff(from: older, to: current, hasMappingModel: hasMappingModel)
+            : SchemaDiff(notComparing: older, to: current)
         self.comparesMigration = comparesMigration
         self.olderAtBase = olderAtBase
         self.baseName = baseName
-        self.linted = LintedModel(current)
     }
 
     /// The older version's name as findings quote it.

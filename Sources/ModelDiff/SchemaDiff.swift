@@ -33,6 +33,14 @@ public struct SchemaDiff: Sendable {
         changes = SchemaComparison(older: older, newer: newer).changes()
     }
 
+    /// A diff of two versions that nobody compares: no changes, and the names for messages.
+    public init(notComparing older: Model, to newer: Model) {
+        olderVersionName = older.version.name
+        newerVersionName = newer.version.name
+        hasMappingModel = false
+        changes = []
+    }
+
     /// Some version hash differs: Core Data must migrate stores the older version wrote.
     public var needsMigration: Bool { changes.contains { $0.hashChanging } }
     /// Every change can be inferred.
