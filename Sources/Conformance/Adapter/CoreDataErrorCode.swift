@@ -33,6 +33,16 @@ public enum CoreDataErrorCode {
     /// `NSManagedObjectConstraintMergeError`: a uniqueness conflict under the error policy.
     public static let managedObjectConstraintMerge = 133021
 
+    /// `NSPersistentStoreIncompatibleVersionHashError`: the store was saved with a model whose
+    /// version hashes differ from the model it is opened with, and no migration was asked for.
+    public static let persistentStoreIncompatibleVersionHash = 134100
+    /// `NSMigrationError`: the migration itself failed (e.g. a row left without a value for a
+    /// new required attribute that has no default).
+    public static let migration = 134110
+    /// `NSMigrationMissingMappingModelError`: no mapping model was given and none can be
+    /// inferred from the two versions.
+    public static let migrationMissingMappingModel = 134140
+
     /// The Core Data constant's name for a code, for messages and reports.
     public static func name(of code: Int) -> String? {
         names[code]
@@ -58,5 +68,8 @@ public enum CoreDataErrorCode {
         133000: "NSManagedObjectReferentialIntegrityError",
         133020: "NSManagedObjectMergeError",
         133021: "NSManagedObjectConstraintMergeError",
+        134100: "NSPersistentStoreIncompatibleVersionHashError",
+        134110: "NSMigrationError",
+        134140: "NSMigrationMissingMappingModelError",
     ]
 }

@@ -31,12 +31,25 @@ public protocol ConformanceStore: AnyObject {
     /// `saved-state`). Throws `unsupported` by default: an adapter whose stores do not override
     /// it lists `saved-state` in `unsupportedFeatures`.
     func performOnSavedState(_ query: StoreRequest) throws -> StoreResponse
+    /// Discards pending changes, closes the store and opens its saved data with `model`,
+    /// another version of the scenario's model (at `modelPath`, the `.xcdatamodel` version
+    /// folder), migrating as `migration` says (contract 1.3, feature `migration`). Answers
+    /// `.done`, or `.openFailed` with Core Data's code when the data cannot be opened that way;
+    /// the data are then as they were and the store stays open with the model it had. Throws
+    /// `unsupported` by default: an adapter whose stores do not override it lists `migration`
+    /// in `unsupportedFeatures`.
+    func reopen(with model: Model, modelPath: String, migration: MigrationMode) throws -> StoreResponse
     /// Releases the store's resources (files, processes). Called once, last. Does nothing by default.
     func close()
 }
 
 extension ConformanceStore {
     public func close() {}
+
+    public func reopen(with model: Model, modelPath: String, migration: MigrationMode) throws -> StoreResponse {
+        throw StoreAdapterError(.unsupported, "this store does not open its data with another model version; "
+            + "its adapter should list feature 'migration' as unsupported")
+    }
 
     public func performOnSavedState(_ query: StoreRequest) throws -> StoreResponse {
         throw StoreAdapterError(.unsupported, "this store does not read the saved state apart from pending changes; "

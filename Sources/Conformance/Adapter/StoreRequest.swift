@@ -50,4 +50,33 @@ public enum StoreResponse: Hashable, Sendable, Codable {
     case value(AttributeValue)
     case objects([String])
     case count(Int)
+    /// Opening the store's data with another model version failed (contract 1.3, feature
+    /// `migration`); the data are as they were and the store stays open with its old model.
+    case openFailed(OpenFailure)
+}
+
+/// What a store does with data saved under one model version when it is opened with another
+/// (contract 1.3, feature `migration`), like the `NSMigratePersistentStoresAutomaticallyOption`
+/// and `NSInferMappingModelAutomaticallyOption` options of `addPersistentStore`.
+public enum MigrationMode: String, Hashable, Sendable, Codable, CaseIterable {
+    /// No migration: a store whose version hashes differ from the model's fails with 134100.
+    case none
+    /// Lightweight migration with an inferred mapping, in place.
+    case lightweight
+}
+
+/// Why opening a store with another model version failed: a Core Data error code
+/// (134100, 134110 or 134140, `CoreDataErrorCode`) and a message for people.
+public struct OpenFailure: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var code: Int
+    public var message: String
+
+    public init(code: Int, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String {
+        "\(code) (\(CoreDataErrorCode.name(of: code) ?? "unknown code")): \(message)"
+    }
 }

@@ -31,6 +31,9 @@ public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     /// second context on the same coordinator or a fetch with `includesPendingChanges = false`
     /// sees it (contract 1.2).
     case savedState = "saved-state"
+    /// Opening saved data with another model version, with lightweight migration or none
+    /// (contract 1.3).
+    case migration
 
     public static func < (lhs: Feature, rhs: Feature) -> Bool { lhs.rawValue < rhs.rawValue }
 }
