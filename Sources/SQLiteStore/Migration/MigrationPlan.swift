@@ -146,6 +146,14 @@ struct MigrationPlan {
                 return (name.quoted, name.name.uppercased() == destination.tables[table].columns[column].name.name.uppercased())
             }
         }
+        // The same value for every row the table keeps (a new attribute's default): no CASE.
+        let keptRows = destinationOf.indices.filter { old in
+            destinationOf[old].map { destination.entities[$0].tableIndex == table } == true
+        }
+        if valued.count == contributions.count, Set(keptRows) == contributors,
+           valued.allSatisfy({ $0.sql == first.sql }), first.plainColumn == nil {
+            return (first.sql, false)
+        }
         let cases = valued.map { "WHEN \($0.entityNumber) THEN \($0.sql!)" }.joined(separator: " ")
         return ("CASE \"Z_ENT\" \(cases) END", false)
     }
