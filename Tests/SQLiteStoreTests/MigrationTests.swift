@@ -368,6 +368,69 @@ import Testing
         #expect(store.fileDescription?.versionHashes.isEmpty == true)
     }
 
+    @Test func aPropertyMovedUpTheHierarchyKeepsEachSubEntitysValues() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("items.sqlite")
+        let v1 = try Self.version(1, """
+            <entity name="Item" isAbstract="YES"/>
+            <entity name="Note" parentEntity="Item"><attribute name="title" optional="YES" attributeType="String"/></entity>
+            <entity name="Photo" parentEntity="Item"><attribute name="title" optional="YES" attributeType="String"/><attribute name="url" optional="YES" attributeType="String"/></entity>
+            """)
+        var store = try SQLiteObjectStore(path: path, model: v1)
+        try store.insert("Note", values: ["title": .string("a note")])
+        try store.insert("Photo", values: ["title": .string("a photo"), "url": .string("u")])
+        try store.save()
+        try store.close()
+        let v2 = try Self.version(2, """
+            <entity name="Item" isAbstract="YES"><attribute name="title" optional="YES" attributeType="String"/></entity>
+            <entity name="Note" parentEntity="Item"/>
+            <entity name="Photo" parentEntity="Item"><attribute name="url" optional="YES" attributeType="String"/></entity>
+            """)
+        try SQLiteObjectStore.migrateStore(at: path, from: v1, to: v2)
+        store = try SQLiteObjectStore(path: path, model: v2)
+        #expect(try titles(store, "Item") == [.string("a note"), .string("a photo")])
+        #expect(try titles(store, "Photo", attribute: "url") == [.string("u")])
+        let columns = try DatabaseQueue(path: path).read { db in try db.columns(in: "ZITEM").map(\.name) }
+        #expect(columns == ["Z_PK", "Z_ENT", "Z_OPT", "ZTITLE", "ZURL"])
+    }
+
+    @Test func anEntityMadeASubEntityOfAnotherRootIsRefusedAs134140() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("notes.sqlite")
+        let v1 = try Self.version(1, Self.folderAndNotes)
+        try Self.fillVersion1(path, v1)
+        let before = fileBytes(path)
+        // Note's rows would join Folder's table, where their keys collide.
+        let v2 = try Self.version(2, Self.folderAndNotes.replacingOccurrences(of: #"<entity name="Note">"#,
+                                                                            with: #"<entity name="Note" parentEntity="Folder">"#))
+        #expect { try SQLiteObjectStore.migrateStore(at: path, from: v1, to: v2) } throws: { error in
+            (error as? StoreMigrationError)?.code == 134140
+        }
+        #expect(fileBytes(path) == before)
+    }
+
+    @Test func aOneWayToManyThatGainsAnInverseKeepsItsLinksOnBothSides() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("oneway.sqlite")
+        let v1 = try Self.version(1, """
+            <entity name="Folder"><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note"/></entity>
+            <entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>
+            """)
+        var store = try SQLiteObjectStore(path: path, model: v1)
+        let folder = try store.insert("Folder")
+        let a = try store.insert("Note", values: ["title": .string("a")])
+        let b = try store.insert("Note", values: ["title": .string("b")])
+        try store.link(folder, "notes", to: a)
+        try store.link(folder, "notes", to: b)
+        try store.save()
+        try store.close()
+        let v2 = try Self.version(2, Self.folderAndNotes)
+        try SQLiteObjectStore.migrateStore(at: path, from: v1, to: v2)
+        store = try SQLiteObjectStore(path: path, model: v2)
+        #expect(try store.related(folder, "notes") == [a, b])
+        #expect(try store.related(b, "folder") == [folder])
+    }
+
     // MARK: Through the conformance adapter
 
     func adapterStore(_ scratch: ScratchDirectory, _ model: Model) throws -> SQLiteConformanceStore {
