@@ -431,6 +431,60 @@ import Testing
         #expect(try store.related(b, "folder") == [folder])
     }
 
+    @Test func withoutMigrationAChangedHashFails134100AndTouchesNothing() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("notes.sqlite")
+        let v1 = try Self.version(1, Self.folderAndNotes)
+        try Self.fillVersion1(path, v1)
+        let before = fileBytes(path)
+        let v2 = try Self.version(2, Self.folderAndNotes.replacingOccurrences(
+            of: #"<attribute name="body" optional="YES" attributeType="String"/>"#, with: ""))
+        #expect { try SQLiteObjectStore.migrateStore(at: path, from: v1, to: v2, migration: .none) } throws: { error in
+            (error as? StoreMigrationError)?.code == 134100
+        }
+        #expect(fileBytes(path) == before)
+        #expect(try SQLiteObjectStore.migrateStore(at: path, from: v1, to: Self.version(3, Self.folderAndNotes), migration: .none)
+            == .unchanged)
+    }
+
+    @Test func renumberingKeepsSelfInverseLinksAndEntityNumberColumns() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("library.sqlite")
+        let library = """
+            <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="pages" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Page" inverseName="book" inverseEntity="Page"/></entity>
+            <entity name="Novel" parentEntity="Book"/>
+            <entity name="Page"><attribute name="number" optional="YES" attributeType="Integer 32"/>
+                <relationship name="book" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Book" inverseName="pages" inverseEntity="Book"/></entity>
+            <entity name="Person"><relationship name="friends" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/></entity>
+            """
+        let v1 = try Self.version(1, library)
+        var store = try SQLiteObjectStore(path: path, model: v1)
+        let novel = try store.insert("Novel", values: ["title": .string("n")])
+        let page = try store.insert("Page", values: ["number": .integer(1)])
+        try store.link(page, "book", to: novel)
+        let ann = try store.insert("Person"), bob = try store.insert("Person")
+        try store.link(ann, "friends", to: bob)
+        try store.save()
+        try store.close()
+        // "Atlas" is numbered first: Book 1 → 2, Novel 2 → 3, Page 3 → 4, Person 4 → 5.
+        let v2 = try Self.version(2, #"<entity name="Atlas"/>"# + library)
+        try SQLiteObjectStore.migrateStore(at: path, from: v1, to: v2)
+        store = try SQLiteObjectStore(path: path, model: v2)
+        // Object IDs name tables by position, which the new first table moved: fetch again.
+        let novel2 = try #require(try store.fetch("Book").first), page2 = try #require(try store.fetch("Page").first)
+        #expect(novel2.primaryKey == novel.primaryKey && page2.primaryKey == page.primaryKey)
+        #expect(try store.entityName(of: novel2) == "Novel")
+        #expect(try store.related(page2, "book") == [novel2])
+        #expect(try store.related(novel2, "pages") == [page2])
+        let people = try store.fetch("Person")
+        #expect(people.map(\.primaryKey) == [ann.primaryKey, bob.primaryKey])
+        #expect(try store.related(people[1], "friends") == [people[0]])
+        #expect(try store.related(people[0], "friends") == [people[1]])
+        let entityColumn = try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT Z2_BOOK FROM ZPAGE") }
+        #expect(entityColumn == 3)
+    }
+
     // MARK: Through the conformance adapter
 
     func adapterStore(_ scratch: ScratchDirectory, _ model: Model) throws -> SQLiteConformanceStore {

@@ -131,15 +131,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
             try store.close()
             let failure: StoreMigrationError?
             do {
-                if migration == .none {
-                    // Core Data opens without migration only when every version hash matches.
-                    let needsMigration = (try? InferredMapping(from: model, to: newModel))?.needsMigration ?? true
-                    if needsMigration {
-                        throw StoreMigrationError(.incompatibleVersionHash,
-                                                  "the store was saved with '\(model.version.name)', whose version hashes differ from '\(newModel.version.name)', and no migration was asked for")
-                    }
-                }
-                try SQLiteObjectStore.migrateStore(at: path, from: model, to: newModel)
+                try SQLiteObjectStore.migrateStore(at: path, from: model, to: newModel, migration: migration)
                 failure = nil
             } catch let error as StoreMigrationError {
                 failure = error

@@ -1,3 +1,4 @@
+import Conformance
 import DataModel
 import Foundation
 import GRDB
@@ -18,14 +19,20 @@ extension SQLiteObjectStore {
     /// "Migration"). Every statement runs in one `BEGIN IMMEDIATE` transaction: a crash or a
     /// failure leaves the file as it was, never half migrated.
     ///
-    /// Throws `StoreMigrationError` with Core Data's code when lightweight migration cannot
-    /// infer a mapping (134140) or the migration fails (134110: a required attribute without a
-    /// default left without a value); `SQLiteStoreError` when the file is not a store of
+    /// With `migration: .none`, as Core Data without `NSMigratePersistentStoresAutomaticallyOption`,
+    /// a store whose version hashes differ from `destination`'s is refused (134100); one that
+    /// differs only in what no hash covers (an index) has its layout brought up to date.
+    ///
+    /// Throws `StoreMigrationError` with Core Data's code when the hashes differ and no
+    /// migration was asked for (134100), lightweight migration cannot infer a mapping (134140)
+    /// or the migration fails (134110: a required attribute without a default left without a
+    /// value); `SQLiteStoreError` when the file is not a store of
     /// `source`, or is a store Core Data wrote and `access` is not
     /// `.readWriteIncludingCoreDataStores` (momlint writes to a file it did not create only when
     /// asked), or `access` is `.readOnly`. The file is unchanged whenever it throws.
     @discardableResult
     public static func migrateStore(at path: String, from source: Model, to destination: Model,
+                                    migration: MigrationMode = .lightweight,
                                     access: Access = .readWrite) throws -> MigrationOutcome {
         let sourceSchema = try StoreSchema(model: source)
         let destinationSchema = try StoreSchema(model: destination)
@@ -39,9 +46,14 @@ extension SQLiteObjectStore {
                 try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
             }
         }()
+        let inferred = Result { () throws(MappingInferenceError) in try InferredMapping(from: source, to: destination) }
+        if migration == .none, (try? inferred.get())?.needsMigration ?? true {
+            throw StoreMigrationError(.incompatibleVersionHash,
+                                      "'\(path)' was saved with '\(source.version.name)', whose version hashes differ from '\(destination.version.name)', and no migration was asked for; open it with lightweight migration or with the version that wrote it")
+        }
         let mapping: InferredMapping
         do {
-            mapping = try InferredMapping(from: source, to: destination)
+            mapping = try inferred.get()
         } catch {
             throw StoreMigrationError(.missingMappingModel, error.description)
         }
