@@ -43,7 +43,7 @@ extension SQLiteObjectStore {
         let description = try { () throws -> StoreFileDescription in
             let snapshot = try StoreSnapshot(of: path)
             return try describing(path: path) {
-                try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
+                try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL, countingRows: false) }
             }
         }()
         let inferred = Result { () throws(MappingInferenceError) in try InferredMapping(from: source, to: destination) }

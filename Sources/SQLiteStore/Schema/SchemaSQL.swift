@@ -123,7 +123,7 @@ enum StoreMetadata {
         case .momlint:
             guard file.momlintFingerprint == schema.fingerprint else {
                 throw SQLiteStoreError(.incompatibleFile,
-                                       "'\(file.path)' is \(file.summary), created for a different model or an older momlint layout (layout fingerprint \(file.momlintFingerprint ?? "?"), this model's is \(schema.fingerprint)); open it with the model it was created with, or start a new file")
+                                       "'\(file.path)' is \(file.summary), created for a different model or an older momlint layout (layout fingerprint \(file.momlintFingerprint ?? "?"), this model's is \(schema.fingerprint)); open it with the model it was created with, migrate it (SQLiteObjectStore.migrateStore), or start a new file")
             }
         case .coreData:
             let differences = schema.differences(from: file)
