@@ -354,6 +354,8 @@ import Testing
                                         "NSStoreModelVersionHashes": ["Note": Data(repeating: 1, count: 32)]]
             let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
             try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [data])
+            try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+            try db.execute(sql: "INSERT INTO Z_MODELCACHE VALUES (x'00')")
         }
         let before = fileBytes(path)
         let v2 = try Self.version(2, Self.folderAndNotes.replacingOccurrences(
@@ -365,7 +367,12 @@ import Testing
         try SQLiteObjectStore.migrateStore(at: path, from: v1, to: v2, access: .readWriteIncludingCoreDataStores)
         let store = try SQLiteObjectStore(path: path, model: v2, access: .readOnly)
         #expect(try titles(store) == [.string("a"), .string("b"), .null])
+        // The source model's hashes and cached model would misdescribe the file: gone.
         #expect(store.fileDescription?.versionHashes.isEmpty == true)
+        #expect(store.fileDescription?.versionIdentifiers == [""])
+        #expect(store.fileDescription?.writer == .coreData)
+        let cached = try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_MODELCACHE") }
+        #expect(cached == 0)
     }
 
     @Test func aPropertyMovedUpTheHierarchyKeepsEachSubEntitysValues() throws {
