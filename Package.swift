@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "Conformance", "DataModel",
+                "Conformance", "DataModel", "ModelDiff",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: [
-                "SQLiteStore", "SQLiteCascadeBenchmark", "Conformance", "DataModel",
+                "SQLiteStore", "SQLiteCascadeBenchmark", "Conformance", "DataModel", "ModelDiff",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

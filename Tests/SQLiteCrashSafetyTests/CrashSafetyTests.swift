@@ -44,11 +44,19 @@ import Testing
 
     /// Runs the child for `generation`; when `killAfter` is given, sends SIGKILL that many
     /// seconds after it starts saving.
-    func runChild(store: String, generation: Int, killAfter delay: Double? = nil) throws -> ChildRun {
+    func runChild(store: String, generation: Int, entries: Int = Self.entryCount,
+                  killAfter delay: Double? = nil) throws -> ChildRun {
+        try runChild([Self.modelPath, store, String(generation), String(entries)], killAfter: delay)
+    }
+
+    /// Runs the child with `arguments`; when `killAfter` is given, sends SIGKILL that many
+    /// seconds after it says `started` (it says `finished` when done).
+    func runChild(_ arguments: [String], started: String = "saving", finished: String = "saved",
+                  killAfter delay: Double? = nil) throws -> ChildRun {
         let process = Process()
         guard let child = Self.child else { throw MissingChild() }
         process.executableURL = child
-        process.arguments = [Self.modelPath, store, String(generation), String(Self.entryCount)]
+        process.arguments = arguments
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -56,14 +64,14 @@ import Testing
 
         var run = ChildRun()
         var lines = LineReader(output.fileHandleForReading)
-        if lines.next() == "saving" {
+        if lines.next() == started {
             run.reachedSave = true
             let savingSince = Date()
             if let delay {
                 Thread.sleep(forTimeInterval: delay)
                 kill(process.processIdentifier, SIGKILL)
             }
-            if lines.next() == "saved" {
+            if lines.next() == finished {
                 run.finishedSave = true
                 run.secondsInSave = Date().timeIntervalSince(savingSince)
             }
@@ -147,6 +155,107 @@ import Testing
         }
         // Not asserted (it depends on the machine's speed), but shown when the test is run verbosely.
         print("crash safety: \(Self.killCount) kills over a \(saveSeconds)s save; outcomes: \(outcomes)")
+    }
+}
+
+/// The same guarantee for a migration: the store is migrated in place in one SQLite
+/// transaction (`SQLiteObjectStore.migrateStore`), so a kill at any point leaves the file as
+/// exactly the old version, every row intact, or exactly the new one, every row migrated.
+@Suite(.serialized) struct MigrationCrashSafetyTests {
+    static let version2Path = CrashSafetyTests.packageRoot.appendingPathComponent("Fixtures/CrashSafety/Ledger 2.xcdatamodel").path
+    /// Rows migrated: enough that the migration writes many pages before it commits.
+    static let entryCount = 20_000
+    static let killCount = 12
+
+    enum Found: String, Equatable {
+        case old, new
+    }
+
+    static func model(_ path: String) throws -> Model {
+        let loaded = ModelLoader().load(paths: [path])
+        return try #require(loaded.models.first)
+    }
+
+    /// Which version the file holds, after checking that SQLite finds it intact and that every
+    /// row is there, as that version has it.
+    func wholeVersion(in store: String) throws -> Found? {
+        let queue = try DatabaseQueue(path: store)
+        let integrity = try queue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+        try queue.close()
+        #expect(integrity == ["ok"])
+        let old = try Self.model(CrashSafetyTests.modelPath), new = try Self.model(Self.version2Path)
+        if let store = try? SQLiteObjectStore(path: store, model: old) {
+            defer { try? store.close() }
+            #expect(try store.count("Entry") == Self.entryCount)
+            #expect(try store.count("Ledger") == 1)
+        } else {
+            let reopened = try SQLiteObjectStore(path: store, model: new)
+            defer { try? reopened.close() }
+            let ledger = try #require(try reopened.fetch("Ledger").first)
+            #expect(try reopened.related(ledger, "postings").count == Self.entryCount)
+            #expect(try reopened.count("Account") == 0)
+        }
+        let tables = try DatabaseQueue(path: store).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        // Every row, by SQL: the serials (numbers) 0..<N once each, and nothing of the other version.
+        let (table, column) = tables.contains("ZENTRY") ? ("ZENTRY", "ZSERIAL") : ("ZPOSTING", "ZNUMBER")
+        let summary = try DatabaseQueue(path: store).read { db in
+            try Row.fetchOne(db, sql: "SELECT COUNT(*), COUNT(DISTINCT \(column)), MIN(\(column)), MAX(\(column)) FROM \(table)")!
+        }
+        #expect([summary[0], summary[1], summary[2], summary[3]] as [Int] == [Self.entryCount, Self.entryCount, 0, Self.entryCount - 1])
+        if table == "ZENTRY" {
+            #expect(!tables.contains("ZPOSTING") && !tables.contains("ZACCOUNT"), "\(tables)")
+            return .old
+        }
+        #expect(!tables.contains("ZENTRY"), "\(tables)")
+        let positions = try DatabaseQueue(path: store).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT Z_FOK_LEDGER) FROM ZPOSTING WHERE ZCLEARED = 0")
+        }
+        #expect(positions == Self.entryCount)
+        return .new
+    }
+
+    func copy(_ source: String, to destination: String) throws {
+        let files = FileManager.default
+        for suffix in ["", "-wal", "-shm"] {
+            try? files.removeItem(atPath: destination + suffix)
+            if files.fileExists(atPath: source + suffix) { try files.copyItem(atPath: source + suffix, toPath: destination + suffix) }
+        }
+    }
+
+    @Test func aKilledMigrationLeavesTheOldVersionOrTheNewOneNeverAMix() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = folder.appendingPathComponent("Original.sqlite").path
+        let store = folder.appendingPathComponent("Ledger.sqlite").path
+        let harness = CrashSafetyTests()
+        let filled = try harness.runChild(store: original, generation: 1, entries: Self.entryCount)
+        #expect(filled.finishedSave && filled.status == 0, "the child failed: \(filled.standardError)")
+        let migrate = ["migrate", CrashSafetyTests.modelPath, Self.version2Path, store]
+
+        // One whole migration, to check its result and spread the kill points over its time.
+        try copy(original, to: store)
+        #expect(try wholeVersion(in: store) == .old)
+        let measured = try harness.runChild(migrate, started: "migrating", finished: "migrated")
+        #expect(measured.finishedSave && measured.status == 0, "the child failed: \(measured.standardError)")
+        #expect(try wholeVersion(in: store) == .new)
+        let seconds = max(measured.secondsInSave ?? 0.05, 0.005)
+
+        var outcomes: [Found] = []
+        for kill in 0..<Self.killCount {
+            try copy(original, to: store)
+            let delay = seconds * 1.2 * Double(kill) / Double(Self.killCount - 1)
+            let run = try harness.runChild(migrate, started: "migrating", finished: "migrated", killAfter: delay)
+            #expect(run.reachedSave, "the child failed before migrating: \(run.standardError)")
+            #expect(run.killed || run.finishedSave, "the child ended on its own without migrating: \(run.standardError)")
+            let found = try wholeVersion(in: store)
+            #expect(found != nil)
+            if run.finishedSave { #expect(found == .new, "a migration that finished must be durable") }
+            if let found { outcomes.append(found) }
+        }
+        print("migration crash safety: \(Self.killCount) kills over a \(seconds)s migration; outcomes: \(outcomes.map(\.rawValue))")
     }
 }
 

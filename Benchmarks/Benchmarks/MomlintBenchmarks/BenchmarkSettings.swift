@@ -14,6 +14,8 @@ struct BenchmarkSettings {
     var entityCounts: [Int]
     /// The SQLite store's cascade data sets: the issue's sizes, or a hundred objects each.
     var cascadeShapes: [CascadeShape]
+    /// Notes in the store the migration benchmarks migrate: the issue's 100,000, or 1,000.
+    var migrationRows: Int
     var isSmoke: Bool
     var modelsFolder: String
     var seed: UInt64
@@ -30,6 +32,7 @@ struct BenchmarkSettings {
             ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("momlint-benchmark-models-seed\(seed)")
         return Self(entityCounts: isSmoke ? smokeEntityCounts : fullEntityCounts,
                     cascadeShapes: isSmoke ? smokeCascadeShapes : fullCascadeShapes,
+                    migrationRows: isSmoke ? 1_000 : MigrationFixture.issueRows,
                     isSmoke: isSmoke, modelsFolder: folder, seed: seed)
     }
 

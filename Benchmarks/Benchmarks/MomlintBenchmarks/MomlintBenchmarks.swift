@@ -6,7 +6,7 @@ import ModelGenerator
 
 /// momlint's benchmarks: loading alone, and loading plus every rule in `RuleCatalogue.all`,
 /// on synthetic models of growing size; then the conformance suite on each adapter, and the
-/// SQLite store's cascade deletions against plain SQL.
+/// SQLite store's cascade deletions and in-place migrations against plain SQL.
 /// `scripts/benchmarks.sh` runs them, times the parse-only floor (`xmllint --noout`) on the
 /// same files, and writes `reports/benchmarks.md`.
 let benchmarks: @Sendable () -> Void = {
@@ -57,6 +57,7 @@ let benchmarks: @Sendable () -> Void = {
 
     ConformanceBenchmarks.register(settings: settings)
     CascadeBenchmarks.register(settings: settings)
+    MigrationBenchmarks.register(settings: settings)
     SwiftDataBenchmarks.register(settings: settings)
 }
 

@@ -1,6 +1,7 @@
 import Conformance
 import DataModel
 import Foundation
+import ModelDiff
 
 /// One scenario's store: an `SQLiteObjectStore` plus the scenario's names for its objects
 /// (contract §3). Names map to object IDs, which are primary keys and so survive saves and
@@ -8,7 +9,8 @@ import Foundation
 /// because a never-saved object's key may be handed out again.
 public final class SQLiteConformanceStore: ConformanceStore {
     private var store: SQLiteObjectStore
-    private let model: Model
+    /// The model version the store is open with (another after a migrating `reopen`).
+    private var model: Model
     private let reopensAfterEachSave: Bool
     private let scratchDirectory: URL?
     private var objectsByName: [String: ObjectID] = [:]
@@ -109,6 +111,55 @@ public final class SQLiteConformanceStore: ConformanceStore {
             default:
                 throw StoreAdapterError(.invalidRequest, "only a query (exists, value, related, count) reads the saved state")
             }
+        }
+    }
+
+    /// Closes the store and opens its saved data with another model version (contract 1.3):
+    /// with `.none`, data saved under different version hashes fail with 134100; with
+    /// `.lightweight`, the file is migrated in place (`SQLiteObjectStore.migrateStore`, one
+    /// transaction). On failure the file is unchanged and the store reopens with its old model.
+    public func reopen(with newModel: Model, modelPath: String, migration: MigrationMode) throws -> StoreResponse {
+        try Self.adapting {
+            let path = store.path
+            store.reset()
+            // Objects keep their primary keys; their tables may be renumbered, so each name
+            // remembers its object's entity to find the object again.
+            var entities: [String: String] = [:]
+            for (name, id) in objectsByName where try store.exists(id) {
+                entities[name] = try store.entityName(of: id)
+            }
+            try store.close()
+            let failure: StoreMigrationError?
+            do {
+                try SQLiteObjectStore.migrateStore(at: path, from: model, to: newModel, migration: migration)
+                failure = nil
+            } catch let error as StoreMigrationError {
+                failure = error
+            } catch {
+                // Not a migration failure (the file is not this model's store, SQLite failed):
+                // the store stays open with the model it had, and the error is reported.
+                store = try SQLiteObjectStore(path: path, model: model)
+                throw error
+            }
+            if let failure {
+                store = try SQLiteObjectStore(path: path, model: model)
+                return .openFailed(OpenFailure(code: failure.code, message: failure.message))
+            }
+            let mapping = try InferredMapping(from: model, to: newModel)
+            store = try SQLiteObjectStore(path: path, model: newModel)
+            model = newModel
+            var renamed: [String: ObjectID] = [:]
+            for (name, entityName) in entities {
+                guard let id = objectsByName[name],
+                      let target = mapping.entities.first(where: { $0.sourceEntity == entityName }),
+                      let entity = store.schema.entity(named: target.destinationEntity)
+                else { continue }
+                renamed[name] = ObjectID(table: entity.tableIndex, primaryKey: id.primaryKey)
+            }
+            objectsByName = renamed
+            namesByObject = Dictionary(renamed.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            try forgetGoneObjects()
+            return .done
         }
     }
 

@@ -82,7 +82,9 @@ public struct StoreFileDescription: Sendable {
         }
     }
 
-    static func read(_ db: Database, path: String, isWAL: Bool) throws -> StoreFileDescription {
+    /// `countingRows: false` leaves `rowCounts` empty, sparing a scan of every table (a
+    /// migration reads the description only to recognise the file).
+    static func read(_ db: Database, path: String, isWAL: Bool, countingRows: Bool = true) throws -> StoreFileDescription {
         var tables: [String: [Column]] = [:]
         let tableNames = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         for name in tableNames {
@@ -111,7 +113,7 @@ public struct StoreFileDescription: Sendable {
                          highestPrimaryKey: ($0[3] as Int64?) ?? 0)
         }
         var rowCounts: [Int: Int] = [:]
-        for name in tableNames where name.uppercased() != "Z_PRIMARYKEY"
+        for name in tableNames where countingRows && name.uppercased() != "Z_PRIMARYKEY"
             && !StoreSchema.isBookkeepingTable(name.uppercased())
             && tables[name.uppercased()]!.contains(where: { $0.name.uppercased() == "Z_ENT" }) {
             for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, COUNT(*) FROM \(SQLIdentifier(name).quoted) GROUP BY Z_ENT") {

@@ -9,33 +9,41 @@ extension StoreSchema {
     /// `CREATE` statements for the model's tables and indexes, and for Core Data's metadata
     /// tables `Z_PRIMARYKEY` and `Z_METADATA` (coredata-semantics §7).
     var creationSQL: [String] {
-        var statements: [String] = []
-        for table in tables {
-            let columns = ["\"Z_PK\" INTEGER PRIMARY KEY", "\"Z_ENT\" INTEGER", "\"Z_OPT\" INTEGER"]
-                + Self.declarationOrder(table.columns).map { "\($0.name.quoted) \($0.declaredType)" }
-            statements.append("CREATE TABLE \(table.name.quoted) (\(columns.joined(separator: ", ")))")
+        tables.map { Self.createTableSQL($0, named: $0.name) }
+            + joinTables.map(Self.createJoinTableSQL)
+            + indexes.map(Self.createIndexSQL)
+            + [
+                "CREATE TABLE \"Z_PRIMARYKEY\" (\"Z_ENT\" INTEGER PRIMARY KEY, \"Z_NAME\" VARCHAR, \"Z_SUPER\" INTEGER, \"Z_MAX\" INTEGER)",
+                "CREATE TABLE \"Z_METADATA\" (\"Z_VERSION\" INTEGER PRIMARY KEY, \"Z_UUID\" VARCHAR(255), \"Z_PLIST\" BLOB)",
+            ]
+    }
+
+    /// `CREATE TABLE` for a hierarchy's table, under `name` (a migration builds it under a
+    /// temporary name first).
+    static func createTableSQL(_ table: TableMapping, named name: SQLIdentifier) -> String {
+        let columns = ["\"Z_PK\" INTEGER PRIMARY KEY", "\"Z_ENT\" INTEGER", "\"Z_OPT\" INTEGER"]
+            + declarationOrder(table.columns).map { "\($0.name.quoted) \($0.declaredType)" }
+        return "CREATE TABLE \(name.quoted) (\(columns.joined(separator: ", ")))"
+    }
+
+    static func createJoinTableSQL(_ join: JoinTableMapping) -> String {
+        var columns = ["\(join.ownerColumn.quoted) INTEGER", "\(join.memberColumn.quoted) INTEGER"]
+        if let order = join.ownerOrderColumn { columns.append("\(order.quoted) INTEGER") }
+        if let order = join.memberOrderColumn { columns.append("\(order.quoted) INTEGER") }
+        columns.append("PRIMARY KEY (\(join.ownerColumn.quoted), \(join.memberColumn.quoted))")
+        return "CREATE TABLE \(join.name.quoted) (\(columns.joined(separator: ", ")))"
+    }
+
+    static func createIndexSQL(_ index: IndexMapping) -> String {
+        let columns = index.columns.enumerated().map { position, column in
+            column.quoted + (index.columnOrders.map { " " + $0[position] } ?? "")
         }
-        for join in joinTables {
-            var columns = ["\(join.ownerColumn.quoted) INTEGER", "\(join.memberColumn.quoted) INTEGER"]
-            if let order = join.ownerOrderColumn { columns.append("\(order.quoted) INTEGER") }
-            if let order = join.memberOrderColumn { columns.append("\(order.quoted) INTEGER") }
-            columns.append("PRIMARY KEY (\(join.ownerColumn.quoted), \(join.memberColumn.quoted))")
-            statements.append("CREATE TABLE \(join.name.quoted) (\(columns.joined(separator: ", ")))")
+        var sql = "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name.quoted) ON \(index.table.quoted) ("
+            + columns.joined(separator: ", ") + ")"
+        if let numbers = index.entityNumbers {
+            sql += " WHERE \"Z_ENT\" BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)"
         }
-        for index in indexes {
-            let columns = index.columns.enumerated().map { position, column in
-                column.quoted + (index.columnOrders.map { " " + $0[position] } ?? "")
-            }
-            var sql = "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name.quoted) ON \(index.table.quoted) ("
-                + columns.joined(separator: ", ") + ")"
-            if let numbers = index.entityNumbers {
-                sql += " WHERE \"Z_ENT\" BETWEEN \(numbers.lowerBound) AND \(numbers.upperBound)"
-            }
-            statements.append(sql)
-        }
-        statements.append("CREATE TABLE \"Z_PRIMARYKEY\" (\"Z_ENT\" INTEGER PRIMARY KEY, \"Z_NAME\" VARCHAR, \"Z_SUPER\" INTEGER, \"Z_MAX\" INTEGER)")
-        statements.append("CREATE TABLE \"Z_METADATA\" (\"Z_VERSION\" INTEGER PRIMARY KEY, \"Z_UUID\" VARCHAR(255), \"Z_PLIST\" BLOB)")
-        return statements
+        return sql
     }
 
     /// Columns in the order Core Data declares them: grouped by type — INTEGER, then
@@ -115,7 +123,7 @@ enum StoreMetadata {
         case .momlint:
             guard file.momlintFingerprint == schema.fingerprint else {
                 throw SQLiteStoreError(.incompatibleFile,
-                                       "'\(file.path)' is \(file.summary), created for a different model or an older momlint layout (layout fingerprint \(file.momlintFingerprint ?? "?"), this model's is \(schema.fingerprint)); open it with the model it was created with, or start a new file")
+                                       "'\(file.path)' is \(file.summary), created for a different model or an older momlint layout (layout fingerprint \(file.momlintFingerprint ?? "?"), this model's is \(schema.fingerprint)); open it with the model it was created with, migrate it (SQLiteObjectStore.migrateStore), or start a new file")
             }
         case .coreData:
             let differences = schema.differences(from: file)
