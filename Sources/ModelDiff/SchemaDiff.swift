@@ -206,14 +206,14 @@ struct SchemaComparison {
 
     // MARK: Properties
 
-    private struct PropertySlot {
+    struct PropertySlot {
         var property: Property
         var declaringEntity: String
     }
 
     /// An entity's stored properties, its own then inherited (a store's row holds both).
     /// Fetched properties are not stored and take no part in migration.
-    private func allProperties(of entity: Entity, in model: Model) -> [PropertySlot] {
+    func allProperties(of entity: Entity, in model: Model) -> [PropertySlot] {
         var slots: [PropertySlot] = []
         var seen = Set<String>()
         for owner in [entity] + model.ancestors(of: entity) {
@@ -235,11 +235,18 @@ struct SchemaComparison {
         }
     }
 
-    /// Properties are compared over each entity's whole row (own and inherited), so moving a
-    /// property up or down a hierarchy is no change for the entities that keep it (the guide
-    /// lists it as inferable). A change is reported once, at the entity that declares the
-    /// property in the version that has it.
-    private func compareProperties(_ oldEntity: Entity, _ newEntity: Entity, into result: inout [SchemaChange]) {
+    /// Each stored property of the newer entity's row (own and inherited) with the older
+    /// entity's property it continues, if any: its renaming ID names the older property's
+    /// canonical name (renaming ID, else name), else an older property of that name, else one
+    /// of the same name — of the same kind, each older property matched once.
+    struct PropertyMatches {
+        var oldSlots: [PropertySlot]
+        var newSlots: [PropertySlot]
+        /// For each of `newSlots`: the index of its match in `oldSlots`.
+        var oldIndexOfNew: [Int?]
+    }
+
+    func matchProperties(_ oldEntity: Entity, _ newEntity: Entity) -> PropertyMatches {
         let oldSlots = allProperties(of: oldEntity, in: older)
         let newSlots = allProperties(of: newEntity, in: newer)
         var byCanonical: [String: Int] = [:]
@@ -250,25 +257,36 @@ struct SchemaComparison {
             byName[slot.property.name] = index
         }
         var taken = Set<Int>()
-        for slot in newSlots {
+        let matches: [Int?] = newSlots.map { slot in
             let key = renamingID(of: slot.property) ?? slot.property.name
-            var match: Int?
             for candidate in [byCanonical[key], byName[key], byName[slot.property.name]] {
                 if let candidate, !taken.contains(candidate), sameKind(oldSlots[candidate].property, slot.property) {
-                    match = candidate
-                    break
+                    taken.insert(candidate)
+                    return candidate
                 }
             }
+            return nil
+        }
+        return PropertyMatches(oldSlots: oldSlots, newSlots: newSlots, oldIndexOfNew: matches)
+    }
+
+    /// Properties are compared over each entity's whole row (own and inherited), so moving a
+    /// property up or down a hierarchy is no change for the entities that keep it (the guide
+    /// lists it as inferable). A change is reported once, at the entity that declares the
+    /// property in the version that has it.
+    private func compareProperties(_ oldEntity: Entity, _ newEntity: Entity, into result: inout [SchemaChange]) {
+        let matches = matchProperties(oldEntity, newEntity)
+        for (slot, match) in zip(matches.newSlots, matches.oldIndexOfNew) {
             let declaredHere = slot.declaringEntity == newEntity.name
             guard let match else {
                 if declaredHere { result.append(added(slot.property, in: newEntity)) }
                 continue
             }
-            taken.insert(match)
             guard declaredHere else { continue }
-            compare(oldSlots[match].property, slot.property, in: newEntity, into: &result)
+            compare(matches.oldSlots[match].property, slot.property, in: newEntity, into: &result)
         }
-        for (index, slot) in oldSlots.enumerated() where !taken.contains(index) && slot.declaringEntity == oldEntity.name {
+        let taken = Set(matches.oldIndexOfNew.compactMap { $0 })
+        for (index, slot) in matches.oldSlots.enumerated() where !taken.contains(index) && slot.declaringEntity == oldEntity.name {
             result.append(removed(slot.property, from: oldEntity, newEntity: newEntity))
         }
     }
