@@ -132,6 +132,10 @@ struct ScenarioParser {
             for node in stepNodes {
                 if let action = attempt({ parser throws(ScenarioLoadError) in try parser.action(from: node) }) {
                     steps.append(Step(action, line: node.line))
+                } else if Self.isReopenWithArguments(node) {
+                    // The steps after it are written against the version it names, which is
+                    // unknown: checking them against the old one would only add false errors.
+                    break
                 }
             }
             if stepNodes.isEmpty { errors.append(fields["steps"]!.error("'steps' is empty")) }
@@ -144,6 +148,14 @@ struct ScenarioParser {
         return Scenario(id: id, summary: summary, references: references, features: features, tags: tags,
                         openQuestions: openQuestions, notes: notes, modelPath: modelPath, model: loaded,
                         steps: steps, timeLimit: timeLimit, file: file, idLine: idNode.line)
+    }
+
+    /// A `reopen` step with something after the key (a model version, or a mistake).
+    static func isReopenWithArguments(_ node: YAMLNode) -> Bool {
+        guard let pairs = node.node.mapping, pairs.count == 1, let (key, value) = pairs.first,
+              key.scalar?.string == "reopen" else { return false }
+        let body = YAMLNode(node: value, file: node.file)
+        return !body.isNull && !(value.mapping?.isEmpty ?? false)
     }
 
     static func resolve(_ path: String, relativeTo file: String) -> String {
