@@ -76,11 +76,11 @@ let package = Package(
         // reporters. Knows nothing of the linter.
         .target(
             name: "Conformance",
-            dependencies: ["DataModel", "SafeYAML", "SafeFiles", .product(name: "Yams", package: "Yams")]
+            dependencies: ["DataModel", "ModelDiff", "SafeYAML", "SafeFiles", .product(name: "Yams", package: "Yams")]
         ),
         // The in-memory oracle store: Core Data's delete, validation and merge semantics as the
         // scenarios define them.
-        .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance"]),
+        .target(name: "ReferenceStore", dependencies: ["DataModel", "Conformance", "ModelDiff"]),
         // Runs the scenarios against Apple's Core Data; empty where Core Data does not exist
         // (every source is inside `#if canImport(CoreData)`), so unverified on Linux.
         .target(name: "CoreDataStoreAdapter", dependencies: ["DataModel", "Conformance"]),

@@ -12,6 +12,9 @@ shim runs the store with one of them when `MOMLINT_STORE_FAULT` names it:
 """
 
 
+import copy
+
+import migration
 import store as correct
 from store import (ConstraintFailure, ConstraintResolver, Context, Store, StoreError, combined,
                    count_violation, failure, limit_violations)
@@ -83,6 +86,15 @@ FAULTS = {
     "defaults-not-applied": ("defaults", "inserted objects do not take the model's default values"),
     "inverse-not-maintained": ("inverses", "linking does not set the inverse relationship"),
     "relink-keeps-old-partner": ("inverses", "relinking a one-to-one leaves the old partner pointing at it"),
+    # Opening the saved data with another model version
+    "migration-ignores-renaming-identifiers": ("migration", "matches entities and properties by name only, so renamed ones lose their data"),
+    "migration-defaults-not-filled": ("migration", "attributes added by the new version read nil instead of their default"),
+    "migration-drops-links": ("migration", "migrated objects lose every relationship"),
+    "migration-ignores-migrate-none": ("migration", "migrates when no migration was asked for, instead of failing with 134100"),
+    "migration-default-change-needs-migration": ("migration", "counts a changed default value as a version hash change"),
+    "migration-keeps-nil-in-required": ("migration", "leaves nil in a required attribute without default instead of failing with 134110"),
+    "migration-infers-type-changes": ("migration", "migrates an attribute whose type changed instead of failing with 134140"),
+    "migration-failure-loses-data": ("migration", "a failed open leaves the store empty instead of as it was"),
 }
 
 POLICY_SWAPS = {
@@ -535,6 +547,74 @@ class FaultyStore(Store):
         return "count", {"_0": count}
 
 
+class LenientPlan(migration.Plan):
+    """A mapping that infers what lightweight migration cannot (migration-infers-type-changes)."""
+
+    def __init__(self, older, newer):
+        super().__init__(older, newer)
+        self.not_inferable = []
+
+
+def without_renaming_identifiers(exported):
+    exported = copy.deepcopy(exported)
+    for entity in exported["entities"]:
+        entity.pop("renamingIdentifier", None)
+        for prop in entity["attributes"] + entity["relationships"]:
+            prop.pop("renamingIdentifier", None)
+    return exported
+
+
+def defaults_by_attribute(exported):
+    return {(entity["name"], attribute["name"]): attribute.get("defaultValue")
+            for entity in exported["entities"] for attribute in entity["attributes"]}
+
+
+class FaultyMigrationStore:
+    """`reopenWithModel` with one migration fault (mixed into FaultyStore)."""
+
+    def request_reopenWithModel(self, body):
+        fault = self.fault or ""
+        if not fault.startswith("migration-"):
+            return super().request_reopenWithModel(body)
+        body = dict(body)
+        old_attributes = {(e["name"], a["name"]) for e in self.exported["entities"] for a in e["attributes"]}
+        if fault == "migration-ignores-renaming-identifiers":
+            body["model"] = without_renaming_identifiers(body["model"])
+        if fault == "migration-ignores-migrate-none":
+            body["migrate"] = "lightweight"
+        if fault == "migration-default-change-needs-migration" and body.get("migrate") == "none" \
+                and defaults_by_attribute(self.exported) != defaults_by_attribute(body["model"]):
+            self.context.reset()
+            return "openFailed", {"_0": {"code": migration.INCOMPATIBLE_VERSION_HASH, "message": "a default changed"}}
+        saved_plan, saved_migrate = migration.Plan, migration.migrate
+        if fault == "migration-infers-type-changes":
+            migration.Plan = LenientPlan
+        if fault == "migration-keeps-nil-in-required":
+            def lenient(mapping, schema, saved, record_class):
+                relaxed = copy.deepcopy(schema)
+                for entity in relaxed.entities.values():
+                    for attribute in entity["attributes"].values():
+                        attribute["isOptional"] = True
+                return saved_migrate(mapping, relaxed, saved, record_class)
+            migration.migrate = lenient
+        try:
+            kind, answer = super().request_reopenWithModel(body)
+        finally:
+            migration.Plan, migration.migrate = saved_plan, saved_migrate
+        if kind == "openFailed" and fault == "migration-failure-loses-data":
+            self.context = self.context_class(self.schema)
+        if kind == "done" and fault in ("migration-defaults-not-filled", "migration-drops-links"):
+            for record in self.context.saved.values():
+                if fault == "migration-drops-links":
+                    record.relationships = {name: [] for name in record.relationships}
+                    continue
+                for name in record.attributes:
+                    if (record.entity, name) not in old_attributes:
+                        record.attributes[name] = None
+            self.context.reset()
+        return kind, answer
+
+
 def store_class(fault):
     """A store class with `fault` switched on, or the correct store for None."""
     if not fault:
@@ -542,4 +622,5 @@ def store_class(fault):
     if fault not in FAULTS:
         raise KeyError(fault)
     context_class = type("FaultyContext_" + fault, (FaultyContext,), {"fault": fault})
-    return type("FaultyStore_" + fault, (FaultyStore,), {"fault": fault, "context_class": context_class})
+    return type("FaultyStore_" + fault, (FaultyMigrationStore, FaultyStore),
+                {"fault": fault, "context_class": context_class})

@@ -14,6 +14,8 @@ import copy
 import re
 from datetime import datetime, timedelta, timezone
 
+import migration
+
 # Core Data's error codes (CoreDataErrors.h), as the contract's table lists them (§4.5).
 MULTIPLE_ERRORS = 1560
 MISSING_MANDATORY_PROPERTY = 1570
@@ -649,6 +651,7 @@ class Store:
     context_class = Context
 
     def __init__(self, exported_model):
+        self.exported = exported_model
         self.schema = Schema(exported_model)
         self.context = self.context_class(self.schema)
         self.ids = {}  # scenario name -> object id, kept across saves, resets and reopens
@@ -738,6 +741,25 @@ class Store:
 
     def request_reopen(self, body):
         # In memory, closing and opening again on the same data is a reset (contract §4.7).
+        self.context.reset()
+        return "done", {}
+
+    def request_reopenWithModel(self, body):
+        """Closes the store and opens its saved objects with another model version (contract
+        1.3): migrated when `migrate` is "lightweight" and the version hashes differ, refused with
+        134100 when it is "none". On a failure nothing changes: the store keeps its objects and
+        the model it had (pending changes are discarded either way, as by a reopen)."""
+        self.context.reset()
+        try:
+            mapping = migration.plan(self.exported, body["model"], body.get("migrate", "lightweight"))
+            schema = Schema(body["model"])
+            saved = migration.migrate(mapping, schema, self.context.saved, Record) \
+                if mapping.needs_migration else self.context.saved
+        except migration.OpenFailure as failure:
+            return "openFailed", {"_0": {"code": failure.code, "message": failure.message}}
+        self.exported, self.schema = body["model"], schema
+        self.context = self.context_class(schema)
+        self.context.saved = saved
         self.context.reset()
         return "done", {}
 

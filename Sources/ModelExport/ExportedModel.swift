@@ -46,6 +46,11 @@ public struct ExportedModel: Encodable, Hashable, Sendable {
         public var relationships: [Relationship]
         /// Own and inherited uniqueness constraints.
         public var uniquenessConstraints: [UniquenessConstraint]
+        /// The name the entity had in the version it was renamed from (Xcode's "Renaming ID"),
+        /// when set: lightweight migration matches it to that entity.
+        public var renamingIdentifier: String?
+        /// Changes the entity's version hash by hand, when set.
+        public var versionHashModifier: String?
     }
 
     public struct Attribute: Encodable, Hashable, Sendable {
@@ -67,6 +72,10 @@ public struct ExportedModel: Encodable, Hashable, Sendable {
         public var regularExpression: String?
         /// Composite attributes: the `<composite>` they embed.
         public var composite: String?
+        /// The name the attribute had in the version it was renamed from, when set.
+        public var renamingIdentifier: String?
+        /// Changes the attribute's version hash by hand, when set.
+        public var versionHashModifier: String?
     }
 
     public struct Relationship: Encodable, Hashable, Sendable {
@@ -86,6 +95,10 @@ public struct ExportedModel: Encodable, Hashable, Sendable {
         /// The most objects a to-many may hold; absent when unbounded. 1 for a to-one.
         public var maxCount: Int?
         public var deleteRule: DeleteRule
+        /// The name the relationship had in the version it was renamed from, when set.
+        public var renamingIdentifier: String?
+        /// Changes the relationship's version hash by hand, when set.
+        public var versionHashModifier: String?
     }
 
     /// `NSDeleteRule`, spelled for JSON.

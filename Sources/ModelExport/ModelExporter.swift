@@ -58,7 +58,9 @@ public struct ModelExporter: Sendable {
                 allSubentities: model.allSubentities(of: entity).map(\.name),
                 attributes: attributes,
                 relationships: relationships,
-                uniquenessConstraints: constraints))
+                uniquenessConstraints: constraints,
+                renamingIdentifier: Self.renamingID(entity.renamingIdentifier, entity.elementID),
+                versionHashModifier: Self.nonEmpty(entity.versionHashModifier)))
         }
 
         var composites: [ExportedModel.Composite] = []
@@ -156,7 +158,20 @@ public struct ModelExporter: Sendable {
             minimum: minimum,
             maximum: maximum,
             regularExpression: type == .string ? attribute.regularExpressionString : nil,
-            composite: type == .composite ? attribute.compositeName : nil)
+            composite: type == .composite ? attribute.compositeName : nil,
+            renamingIdentifier: renamingID(attribute.renamingIdentifier, attribute.elementID),
+            versionHashModifier: nonEmpty(attribute.versionHashModifier))
+    }
+
+    /// The renaming identifier as Xcode writes it (`elementID`, the inspector's "Renaming ID")
+    /// or as a compiled model names it (`renamingIdentifier`).
+    static func renamingID(_ renamingIdentifier: String?, _ elementID: String?) -> String? {
+        nonEmpty(renamingIdentifier) ?? nonEmpty(elementID)
+    }
+
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
     }
 
     /// A number as the attribute's type holds it: whole numbers within range for integers,
@@ -247,6 +262,8 @@ public struct ModelExporter: Sendable {
             isTransient: relationship.isTransient,
             minCount: max(relationship.minCount ?? 0, 0),
             maxCount: maxCount,
-            deleteRule: deleteRule)
+            deleteRule: deleteRule,
+            renamingIdentifier: Self.renamingID(relationship.renamingIdentifier, relationship.elementID),
+            versionHashModifier: Self.nonEmpty(relationship.versionHashModifier))
     }
 }

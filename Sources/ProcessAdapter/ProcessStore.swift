@@ -1,12 +1,14 @@
 import Conformance
 import DataModel
 import Foundation
+import ModelExport
 
 /// One open store inside a shim, for one scenario: forwards each request as a protocol line and
 /// turns the answer back into a `StoreResponse`.
 final class ProcessStore: ConformanceStore {
     private let connection: ShimConnection
-    private let model: Model
+    /// The model the store's data follow: the scenario's, or the version of the last reopen.
+    private var model: Model
     private let pool: ShimPool
     /// The entity each object was inserted as, to read `value` answers as the attribute's type.
     private var entityOfObject: [String: String] = [:]
@@ -36,6 +38,35 @@ final class ProcessStore: ConformanceStore {
         return try exchange(query, label: "saved " + Self.describe(query).label) { id in
             try ShimMessage.line(id: id, key: "saved", body: query)
         }
+    }
+
+    /// Opens the saved data with another model version (contract 1.3): the version travels
+    /// as its export, like the scenario's model in `open`.
+    func reopen(with model: Model, modelPath: String, migration: MigrationMode) throws -> StoreResponse {
+        let exported: Data
+        do {
+            exported = try ModelExporter().export(model).model.jsonData(pretty: false)
+        } catch let error as ModelExportError {
+            throw StoreAdapterError(.invalidRequest, "the model version cannot be exported for the shim:\n\(error)")
+        }
+        let label = "reopen with '\((modelPath as NSString).lastPathComponent)' (migrate: \(migration.rawValue))"
+        let answer = try connection.exchange(label, expecting: ["done", "openFailed"], within: requestTimeLimit) { id in
+            try ShimMessage.reopenWithModelLine(id: id, modelPath: modelPath, migration: migration, exportedModel: exported)
+        }
+        if answer.kind == "error" { throw Self.storeError(from: answer, connection: connection) }
+        let response: StoreResponse
+        do {
+            response = try JSONDecoder().decode(StoreResponse.self, from: answer.data)
+        } catch {
+            throw connection.broken("answered \(label) with \(ShimMessage.quoted(answer.line)), which is not a valid "
+                + "\"\(answer.kind)\" message (expected {\"done\":{}} or {\"openFailed\":{\"_0\":{\"code\":134100,\"message\":\"…\"}}}; "
+                + "docs/implementers.md §3.3)", waitForExit: false)
+        }
+        if response == .done {
+            entityOfObject = ModelVersionReopen.entities(of: entityOfObject, from: self.model, to: model)
+            self.model = model
+        }
+        return response
     }
 
     private func exchange(_ request: StoreRequest, label: String,

@@ -30,6 +30,17 @@ enum ShimMessage {
             + "," + rest.dropFirst() + "}"
     }
 
+    /// `{"id":7,"reopenWithModel":{"model":{…},"modelPath":"…","migrate":"lightweight"}}`
+    /// (contract 1.3): close the store and open its saved data with another model version,
+    /// migrating as `migrate` says. `model` is the version's export, as in `open`. Answered
+    /// `{"done":{}}` or `{"openFailed":{"_0":{"code":134100,"message":"…"}}}`.
+    static func reopenWithModelLine(id: Int, modelPath: String, migration: MigrationMode,
+                                    exportedModel: Data) throws -> String {
+        let rest = String(decoding: try encoder.encode(["modelPath": modelPath, "migrate": migration.rawValue]), as: UTF8.self)
+        return "{\"id\":\(id),\"reopenWithModel\":{\"model\":" + String(decoding: exportedModel, as: UTF8.self)
+            + "," + rest.dropFirst() + "}"
+    }
+
     /// `{"id":9,"close":{}}`: the scenario is over; the shim may be asked to open another store.
     struct Close: Encodable {}
 

@@ -22,6 +22,13 @@ struct ObjectContext {
         self.schema = schema
     }
 
+    /// A context with nothing pending over `saved`, objects of `schema` (after a migration).
+    init(schema: StoreSchema, saved: ObjectGraph) {
+        self.schema = schema
+        self.saved = saved
+        self.graph = saved
+    }
+
     // MARK: Reading
 
     /// True for an object that is inserted or saved and not deleted.

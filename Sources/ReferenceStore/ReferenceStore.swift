@@ -8,7 +8,10 @@ import Foundation
 /// Every scenario of the suite passes on it; a second store is conformant when it matches it.
 /// One store serves one scenario on one thread (contract §1).
 public final class ReferenceStore: ConformanceStore {
-    private var context: ObjectContext
+    /// The model the saved data follow: the one the store was opened with, or the version of
+    /// the last successful `reopen(with:)`.
+    var model: Model
+    var context: ObjectContext
     /// Scenario names to object IDs, kept across saves, resets and reopens (contract §3).
     private var objectIDs: [String: ObjectID] = [:]
     private var nextID: ObjectID = 0
@@ -20,6 +23,7 @@ public final class ReferenceStore: ConformanceStore {
     /// Opens a fresh, empty store for `model`. Throws when the model cannot describe a store
     /// (an unknown destination entity, an inheritance cycle, a constraint on a to-many).
     public init(model: Model) throws(StoreAdapterError) {
+        self.model = model
         context = ObjectContext(schema: try StoreSchema(model: model))
     }
 

@@ -51,6 +51,35 @@ struct PythonExampleTests {
         }
     }
 
+    /// Contract 1.3 through a real shim: the new version travels as its export, and the
+    /// store's `openFailed` comes back with its code; after it the old model still answers.
+    @Test func aReopenWithAnotherVersionRoundTrips() throws {
+        let adapter = try ProcessStoreAdapter.connect(command: Repository.python("Examples/python-store/shim.py"))
+        let bundle = "Fixtures/Models/Conformance/Migrations/Items.xcdatamodeld"
+        func version(_ name: String) throws -> (Model, String) {
+            let path = Repository.path("\(bundle)/\(name).xcdatamodel")
+            let result = ModelLoader().load(paths: [path])
+            if let failure = result.failures.first { throw failure }
+            return (result.models[0], path)
+        }
+        let (first, firstPath) = try version("Items")
+        let store = try adapter.openStore(StoreSetup(model: first, modelPath: firstPath, scenarioID: "test.round-trip"))
+        defer { store.close() }
+        #expect(try store.perform(.insert(entity: "Item", object: "lamp", values: ["name": .string("Lamp")])) == .done)
+        #expect(try store.perform(.save(policy: .error)) == .saved)
+        let (added, addedPath) = try version("Items AddOptional")
+        guard case .openFailed(let failure) = try store.reopen(with: added, modelPath: addedPath, migration: .none) else {
+            Issue.record("a changed version without migration must fail with 134100")
+            return
+        }
+        #expect(failure.code == 134100)
+        #expect(try store.perform(.value(object: "lamp", attribute: "name")) == .value(.string("Lamp")))
+        let (renamed, renamedPath) = try version("Items Renamed")
+        #expect(try store.reopen(with: renamed, modelPath: renamedPath, migration: .lightweight) == .done)
+        #expect(try store.perform(.value(object: "lamp", attribute: "title")) == .value(.string("Lamp")))
+        #expect(try store.perform(.count(entity: "Entry")) == .count(1))
+    }
+
     @Test func deviantStoreFailsExactlyItsExpectedFailures() async throws {
         let adapter = try ProcessStoreAdapter.connect(command: Repository.python("Examples/python-store-deviant/shim.py"))
         #expect(adapter.unsupportedFeatures == [.mergePolicy], "the handshake's features are skipped")
@@ -136,7 +165,7 @@ struct MisbehavingShimTests {
         let command = Repository.python("Tests/ProcessAdapterTests/Shims/misbehaving.py", "wrong-version", "none")
         let error = try #require(throws: StoreAdapterError.self) { try ProcessStoreAdapter.connect(command: command) }
         #expect(error.kind == .storeFailure)
-        #expect(error.message.contains("implements contract version 2.x, but this momlint runs contract 1.2"), "\(error)")
+        #expect(error.message.contains("implements contract version 2.x, but this momlint runs contract 1.3"), "\(error)")
     }
 
     @Test func wrongContractVersionFailsEveryScenarioAndTheRunGoesOn() async throws {

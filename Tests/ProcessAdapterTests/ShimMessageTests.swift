@@ -30,10 +30,21 @@ import Testing
         for (request, expected) in lines {
             #expect(try ShimMessage.line(id: 3, request: request) == expected)
         }
-        #expect(try ShimMessage.line(id: 1, key: "hello", body: ShimMessage.Hello()) == #"{"id":1,"hello":{"contractVersion":"1.2"}}"#)
+        #expect(try ShimMessage.line(id: 1, key: "hello", body: ShimMessage.Hello()) == #"{"id":1,"hello":{"contractVersion":"1.3"}}"#)
         #expect(try ShimMessage.line(id: 9, key: "close", body: ShimMessage.Close()) == #"{"id":9,"close":{}}"#)
         #expect(try ShimMessage.openLine(id: 2, scenario: "s.x", modelPath: "/m.xcdatamodeld", exportedModel: Data(#"{"schemaVersion":1}"#.utf8))
             == #"{"id":2,"open":{"model":{"schemaVersion":1},"modelPath":"/m.xcdatamodeld","scenario":"s.x"}}"#)
+        #expect(try ShimMessage.reopenWithModelLine(id: 7, modelPath: "/m.xcdatamodeld/M 2.xcdatamodel", migration: .none,
+                                                    exportedModel: Data(#"{"schemaVersion":1}"#.utf8))
+            == #"{"id":7,"reopenWithModel":{"model":{"schemaVersion":1},"migrate":"none","modelPath":"/m.xcdatamodeld/M 2.xcdatamodel"}}"#)
+    }
+
+    /// Contract 1.3: a reopen with another version is answered `done` or `openFailed`.
+    @Test func openFailedAnswersDecode() throws {
+        let answer = try ShimMessage.answer(from: #"{"id":7,"openFailed":{"_0":{"code":134100,"message":"hashes differ"}}}"#)
+        #expect(answer.kind == "openFailed")
+        #expect(try JSONDecoder().decode(StoreResponse.self, from: answer.data)
+            == .openFailed(OpenFailure(code: 134100, message: "hashes differ")))
     }
 
     @Test func answersAreReadWhateverTheKeyOrder() throws {

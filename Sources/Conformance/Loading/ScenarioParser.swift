@@ -7,8 +7,12 @@ struct ScenarioParser {
     let file: String
     let cache: ModelCache
     private var model: Model?
-    /// Each inserted object's entity, by scenario name.
+    /// Each inserted object's entity, by scenario name, in the model the steps have reached
+    /// (a `reopen` with another version moves objects to their entity in it).
     private var entityOfObject: [String: Entity] = [:]
+    /// Objects whose entity a model version reached by `reopen` no longer has, with that
+    /// entity's name: `exists` and `gone` may still name them, nothing else can.
+    private var objectsOfRemovedEntities: [String: String] = [:]
     /// Features the steps use, with where they are first used, to check the `features` list.
     private var usedFeatures: [Feature: YAMLNode] = [:]
 
@@ -128,6 +132,10 @@ struct ScenarioParser {
             for node in stepNodes {
                 if let action = attempt({ parser throws(ScenarioLoadError) in try parser.action(from: node) }) {
                     steps.append(Step(action, line: node.line))
+                } else if Self.isReopenWithArguments(node) {
+                    // The steps after it are written against the version it names, which is
+                    // unknown: checking them against the old one would only add false errors.
+                    break
                 }
             }
             if stepNodes.isEmpty { errors.append(fields["steps"]!.error("'steps' is empty")) }
@@ -140,6 +148,14 @@ struct ScenarioParser {
         return Scenario(id: id, summary: summary, references: references, features: features, tags: tags,
                         openQuestions: openQuestions, notes: notes, modelPath: modelPath, model: loaded,
                         steps: steps, timeLimit: timeLimit, file: file, idLine: idNode.line)
+    }
+
+    /// A `reopen` step with something after the key (a model version, or a mistake).
+    static func isReopenWithArguments(_ node: YAMLNode) -> Bool {
+        guard let pairs = node.node.mapping, pairs.count == 1, let (key, value) = pairs.first,
+              key.scalar?.string == "reopen" else { return false }
+        let body = YAMLNode(node: value, file: node.file)
+        return !body.isNull && !(value.mapping?.isEmpty ?? false)
     }
 
     static func resolve(_ path: String, relativeTo file: String) -> String {
@@ -186,9 +202,13 @@ struct ScenarioParser {
         case "chain": return try chain(body)
         case "fanOut": return try fanOut(body)
         case "save": return try save(body)
+        case "reopen" where body.node.mapping.map({ !$0.isEmpty }) ?? false:
+            return try reopenWithModel(body, at: keyNode)
         case "reset", "reopen":
             guard body.isNull || (body.node.mapping?.isEmpty ?? false) else {
-                throw body.error("'\(name)' takes no arguments")
+                throw body.error(name == "reopen"
+                    ? "'reopen' takes no arguments, or a mapping {model: <version>, migrate: lightweight|none, fails: <code>}"
+                    : "'\(name)' takes no arguments")
             }
             if name == "reopen" { usedFeatures[.reopen] = usedFeatures[.reopen] ?? keyNode }
             return name == "reset" ? .reset : .reopen
@@ -198,6 +218,72 @@ struct ScenarioParser {
         default:
             throw keyNode.error("unknown step '\(name)'; expected one of: " + Self.stepNames.joined(separator: ", "))
         }
+    }
+
+    static let migrationModes = MigrationMode.allCases.map(\.rawValue)
+    /// The codes a reopen with another model version may fail with (contract §4.9).
+    static let openFailureCodes = [CoreDataErrorCode.persistentStoreIncompatibleVersionHash,
+                                   CoreDataErrorCode.migration, CoreDataErrorCode.migrationMissingMappingModel]
+
+    /// `reopen: {model: <version>, migrate: lightweight|none, fails: <code>}`: the saved data
+    /// opened with another version of the model. `model` is an `.xcdatamodel` version folder
+    /// (or a bundle, for its current version) relative to the scenario file; `migrate` is
+    /// `lightweight` when not given, as `NSPersistentContainer` does by default. Later steps are
+    /// checked against the new version, unless `fails` says opening fails (the store then
+    /// keeps the version it had).
+    private mutating func reopenWithModel(_ body: YAMLNode, at keyNode: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
+        let fields = try body.fields("'reopen'", allowed: ["model", "migrate", "fails"], required: ["model"])
+        usedFeatures[.reopen] = usedFeatures[.reopen] ?? keyNode
+        usedFeatures[.migration] = usedFeatures[.migration] ?? keyNode
+        var migration = MigrationMode.lightweight
+        if let node = fields["migrate"] {
+            let text = try node.string("'migrate'")
+            guard let mode = MigrationMode(rawValue: text) else {
+                throw node.error("unknown 'migrate' value '\(text)'; expected one of: " + Self.migrationModes.joined(separator: ", "))
+            }
+            migration = mode
+        }
+        var expectedFailure: Int?
+        if let node = fields["fails"] {
+            let code = try node.int("'fails' (a Core Data error code)")
+            guard Self.openFailureCodes.contains(code) else {
+                throw node.error("opening a store with another model version fails with one of "
+                    + Self.openFailureCodes.map { "\($0) (\(CoreDataErrorCode.name(of: $0)!))" }.joined(separator: ", ")
+                    + ", not \(code)")
+            }
+            expectedFailure = code
+        }
+        let modelNode = fields["model"]!
+        let given = try modelNode.string("'model'")
+        let path = Self.resolve(given, relativeTo: file)
+        if let refusal = cache.refusal(of: path) { throw modelNode.error(refusal) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw modelNode.error("no model version at '\(given)' (\(path)); 'model' names an .xcdatamodel version "
+                + "folder or an .xcdatamodeld bundle, relative to the scenario file")
+        }
+        let version: Model
+        switch cache.model(at: path) {
+        case .success(let loaded): version = loaded
+        case .failure(let error): throw modelNode.error("cannot load the model version: \(error)")
+        }
+        guard expectedFailure == nil else {
+            return .reopenWithModel(ModelVersionReopen(model: version, modelPath: path, migration: migration,
+                                                       expectedFailure: expectedFailure))
+        }
+        // The data now follow the new version: objects move to the entity that replaces theirs.
+        let newEntityNames = ModelVersionReopen.entities(of: entityOfObject.mapValues(\.name), from: model!, to: version)
+        var moved: [String: Entity] = [:]
+        for (object, entity) in entityOfObject {
+            if let newEntity = newEntityNames[object].flatMap(version.entity(named:)) {
+                moved[object] = newEntity
+            } else {
+                objectsOfRemovedEntities[object] = entity.name
+            }
+        }
+        entityOfObject = moved
+        model = version
+        return .reopenWithModel(ModelVersionReopen(model: version, modelPath: path, migration: migration,
+                                                   entityOfObject: moved.mapValues(\.name)))
     }
 
     private mutating func insert(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
@@ -217,7 +303,7 @@ struct ScenarioParser {
         guard name.range(of: #"^[A-Za-z_][A-Za-z0-9_-]*$"#, options: .regularExpression) != nil else {
             throw node.error("object name '\(name)' must start with a letter and hold only letters, digits, '_' and '-'")
         }
-        guard entityOfObject[name] == nil else {
+        guard entityOfObject[name] == nil, objectsOfRemovedEntities[name] == nil else {
             throw node.error("an object named '\(name)' is already inserted; names are unique in a scenario")
         }
         return name
@@ -307,7 +393,8 @@ struct ScenarioParser {
         guard (1...GeneratedNames.maximumCount).contains(count) else {
             throw countNode.error("'count' must be between 1 and \(GeneratedNames.maximumCount)")
         }
-        for index in 1...count where entityOfObject[GeneratedNames.name(prefix, index)] != nil {
+        for index in 1...count where entityOfObject[GeneratedNames.name(prefix, index)] != nil
+            || objectsOfRemovedEntities[GeneratedNames.name(prefix, index)] != nil {
             throw fields["as"]!.error("'\(GeneratedNames.name(prefix, index))' is already inserted; "
                 + "generated names '\(prefix)-1' … '\(prefix)-\(count)' must be new")
         }
@@ -458,7 +545,9 @@ struct ScenarioParser {
                 saved = try value.bool("'saved'")
                 if saved { usedFeatures[.savedState] = usedFeatures[.savedState] ?? keyNode }
             case "exists", "gone":
-                let names = try value.oneOrMany("'\(key)'").map { node throws(ScenarioLoadError) in try knownObject(node) }
+                let names = try value.oneOrMany("'\(key)'").map { node throws(ScenarioLoadError) in
+                    try knownObject(node, inAnyVersion: true)
+                }
                 result.append(key == "exists" ? .exists(names) : .gone(names))
             case "count":
                 for (entityName, entityNode, countNode) in try value.mapping("'count'") {
@@ -509,15 +598,22 @@ struct ScenarioParser {
 
     // MARK: Names
 
-    private func knownObject(_ node: YAMLNode) throws(ScenarioLoadError) -> String {
-        try knownObject(try node.string("an object name"), at: node)
+    /// An object inserted by an earlier step. Only with `inAnyVersion` may it be one whose
+    /// entity the current model version no longer has (for `exists` and `gone`).
+    private func knownObject(_ node: YAMLNode, inAnyVersion: Bool = false) throws(ScenarioLoadError) -> String {
+        try knownObject(try node.string("an object name"), at: node, inAnyVersion: inAnyVersion)
     }
 
-    private func knownObject(_ name: String, at node: YAMLNode) throws(ScenarioLoadError) -> String {
+    private func knownObject(_ name: String, at node: YAMLNode, inAnyVersion: Bool = false) throws(ScenarioLoadError) -> String {
         if unusableObjects.contains(name) {
             var error = node.error("'\(name)' was not inserted (see the error above)")
             error.followsEarlierError = true
             throw error
+        }
+        if let removed = objectsOfRemovedEntities[name] {
+            if inAnyVersion { return name }
+            throw node.error("'\(name)' is a '\(removed)', an entity the model version opened by an earlier "
+                + "'reopen' no longer has; only 'exists' and 'gone' can name it")
         }
         guard entityOfObject[name] != nil else {
             throw node.error("no object named '\(name)' has been inserted by an earlier step")

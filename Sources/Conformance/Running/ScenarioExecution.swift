@@ -1,3 +1,5 @@
+import DataModel
+
 /// Runs one scenario's steps against one open store, in order, stopping at the first step that
 /// does not do what the scenario says. Synchronous: the runner gives it a thread of its own.
 struct ScenarioExecution {
@@ -14,9 +16,10 @@ struct ScenarioExecution {
             return .fail(message: "the adapter could not open a store: \(error)", line: nil)
         }
         defer { store.close() }
+        let current = CurrentModel(model: scenario.model)
         for step in scenario.steps {
             do {
-                try perform(step, on: store)
+                try perform(step, on: store, current: current)
             } catch let failure as StepFailure {
                 return .fail(message: "\(step): \(failure.message)", line: step.line)
             } catch let error as StoreAdapterError {
@@ -28,9 +31,20 @@ struct ScenarioExecution {
         return .pass
     }
 
-    private func perform(_ step: Step, on store: any ConformanceStore) throws {
+    /// The model the store's data have now, and the entity of each object in it: a reopen with
+    /// another model version changes both (`related` reads the current model to know whether a
+    /// relationship is ordered).
+    private final class CurrentModel {
+        var model: Model
+        var entityOfObject: [String: String] = [:]
+
+        init(model: Model) { self.model = model }
+    }
+
+    private func perform(_ step: Step, on store: any ConformanceStore, current: CurrentModel) throws {
         switch step.action {
         case .insert(let entity, let object, let values):
+            current.entityOfObject[object] = entity
             try expectDone(store, .insert(entity: entity, object: object, values: values))
         case .set(let object, let values):
             for (attribute, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -52,11 +66,14 @@ struct ScenarioExecution {
             try expectDone(store, .reset)
         case .reopen:
             try expectDone(store, .reopen)
+        case .reopenWithModel(let reopen):
+            try self.reopen(store, reopen, current: current)
         case .expect(let expectations):
-            for expectation in expectations { try check(expectation, on: Reader(store: store, saved: false)) }
+            for expectation in expectations { try check(expectation, on: Reader(store: store, saved: false), current: current) }
         case .expectSaved(let expectations):
-            for expectation in expectations { try check(expectation, on: Reader(store: store, saved: true)) }
+            for expectation in expectations { try check(expectation, on: Reader(store: store, saved: true), current: current) }
         case .chain(let entity, let prefix, let count, let relationship, let values):
+            for index in 1...count { current.entityOfObject[GeneratedNames.name(prefix, index)] = entity }
             for index in 1...count {
                 try expectDone(store, .insert(entity: entity, object: GeneratedNames.name(prefix, index), values: values))
             }
@@ -67,6 +84,7 @@ struct ScenarioExecution {
         case .fanOut(let object, let relationship, let entity, let prefix, let count, let values):
             for index in 1...count {
                 let name = GeneratedNames.name(prefix, index)
+                current.entityOfObject[name] = entity
                 try expectDone(store, .insert(entity: entity, object: name, values: values))
                 try expectDone(store, .link(object: object, relationship: relationship, destination: name))
             }
@@ -76,6 +94,27 @@ struct ScenarioExecution {
     private func expectDone(_ store: any ConformanceStore, _ request: StoreRequest) throws {
         let response = try store.perform(request)
         guard response == .done else { throw unexpected(response, to: request) }
+    }
+
+    /// Opens the store's data with another model version; on success the data now follow it.
+    private func reopen(_ store: any ConformanceStore, _ reopen: ModelVersionReopen, current: CurrentModel) throws {
+        let response = try store.reopen(with: reopen.model, modelPath: reopen.modelPath, migration: reopen.migration)
+        let expected = reopen.expectedFailure.map { "\($0) (\(CoreDataErrorCode.name(of: $0) ?? "unknown code"))" }
+        switch (reopen.expectedFailure, response) {
+        case (nil, .done):
+            current.model = reopen.model
+            current.entityOfObject = reopen.entityOfObject
+        case (nil, .openFailed(let failure)):
+            throw StepFailure(message: "expected the store to open with this version, but opening failed with \(failure)")
+        case (.some(let code), .openFailed(let failure)):
+            guard failure.code == code else {
+                throw StepFailure(message: "expected opening to fail with \(expected!), but it failed with \(failure)")
+            }
+        case (.some, .done):
+            throw StepFailure(message: "expected opening to fail with \(expected!), but the store opened with this version")
+        default:
+            throw StepFailure(message: "the store answered \(response) to a reopen with '\(reopen.versionName)'")
+        }
     }
 
     private func save(_ store: any ConformanceStore, policy: MergePolicy, expecting outcome: SaveOutcome) throws {
@@ -110,15 +149,15 @@ struct ScenarioExecution {
     }
 
     /// Checks one expectation; a failure about the saved state says so.
-    private func check(_ expectation: Expectation, on store: Reader) throws {
+    private func check(_ expectation: Expectation, on store: Reader, current: CurrentModel) throws {
         do {
-            try evaluate(expectation, on: store)
+            try evaluate(expectation, on: store, current: current)
         } catch let failure as StepFailure where store.saved {
             throw StepFailure(message: "in the saved state, " + failure.message)
         }
     }
 
-    private func evaluate(_ expectation: Expectation, on store: Reader) throws {
+    private func evaluate(_ expectation: Expectation, on store: Reader, current: CurrentModel) throws {
         switch expectation {
         case .exists(let objects):
             for object in objects where try !exists(object, in: store) {
@@ -139,8 +178,8 @@ struct ScenarioExecution {
             try checkValues(values, of: object, on: store)
         case .related(let object, let relationshipName, let expected):
             let actual = try related(object, relationshipName, in: store)
-            let ordered = scenario.model.entity(named: scenario.entityName(of: object) ?? "")
-                .flatMap { scenario.model.property(named: relationshipName, in: $0)?.asRelationship?.isOrdered } ?? false
+            let ordered = current.model.entity(named: current.entityOfObject[object] ?? "")
+                .flatMap { current.model.property(named: relationshipName, in: $0)?.asRelationship?.isOrdered } ?? false
             let same = ordered ? actual == expected : actual.sorted() == expected.sorted()
             guard same else {
                 throw StepFailure(message: "expected '\(object).\(relationshipName)' to hold \(Self.list(expected))"

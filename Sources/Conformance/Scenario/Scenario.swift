@@ -1,4 +1,6 @@
 import DataModel
+import Foundation
+import ModelDiff
 
 /// One behaviour of a Core Data–compatible store, pinned down as data: a model, steps that
 /// change and save an object graph, and expectations about the result. Read from one YAML file
@@ -119,6 +121,9 @@ public struct Step: Sendable, CustomStringConvertible {
         case reset
         /// Discard pending changes, close the store and open it again.
         case reopen
+        /// Discard pending changes, close the store and open its saved data with another
+        /// version of the model, migrating or not (contract 1.3, feature `migration`).
+        case reopenWithModel(ModelVersionReopen)
         /// Check the current state.
         case expect([Expectation])
         /// Check the saved state alone, leaving pending changes pending (`saved: true`).
@@ -144,6 +149,7 @@ public struct Step: Sendable, CustomStringConvertible {
         case .save(let policy, _): "save (\(policy.rawValue))"
         case .reset: "reset"
         case .reopen: "reopen"
+        case .reopenWithModel(let reopen): "reopen with '\(reopen.versionName)' (migrate: \(reopen.migration.rawValue))"
         case .expect: "expect"
         case .expectSaved: "expect (saved)"
         case .chain(let entity, let prefix, let count, let relationship, _):
@@ -151,6 +157,68 @@ public struct Step: Sendable, CustomStringConvertible {
         case .fanOut(let object, let relationship, let entity, let prefix, let count, _):
             "fan out '\(object).\(relationship)' to \(count) '\(entity)' objects '\(GeneratedNames.name(prefix, 1))'…"
         }
+    }
+}
+
+/// A `reopen` step with a model: the store's saved data opened with another version of the
+/// model (`reopen: {model: …, migrate: lightweight|none, fails: CODE}`).
+public struct ModelVersionReopen: Hashable, Sendable {
+    /// The version, loaded by the real parser.
+    public var model: Model
+    /// The `.xcdatamodel` version folder (or bundle) the step names, absolute.
+    public var modelPath: String
+    public var migration: MigrationMode
+    /// The Core Data code opening must fail with (134100, 134110, 134140), or nil when it must
+    /// succeed. After a failure the store keeps its data and the model it had.
+    public var expectedFailure: Int?
+    /// Once the reopen succeeded: the entity each object named so far belongs to in `model`
+    /// (an entity renamed through its renaming identifier keeps its objects). Objects whose
+    /// entity the version no longer has are absent.
+    public var entityOfObject: [String: String]
+
+    public init(model: Model, modelPath: String, migration: MigrationMode, expectedFailure: Int? = nil,
+                entityOfObject: [String: String] = [:]) {
+        self.model = model
+        self.modelPath = modelPath
+        self.migration = migration
+        self.expectedFailure = expectedFailure
+        self.entityOfObject = entityOfObject
+    }
+
+    /// The entity each object belongs to once data saved under `older` are opened with
+    /// `newer`: an entity renamed through its renaming identifier keeps its objects, matched as
+    /// the schema diff matches entities (`SchemaDiff`, the one diff engine); objects of an entity
+    /// `newer` no longer has are left out.
+    public static func entities(of objects: [String: String], from older: Model, to newer: Model) -> [String: String] {
+        var renamed: [String: String] = [:]
+        var removed: Set<String> = []
+        for change in SchemaDiff(from: older, to: newer).changes where change.element == .entity {
+            if change.kind == .renamed, let oldName = change.oldName { renamed[oldName] = change.entityName }
+            if change.kind == .removed { removed.insert(change.entityName) }
+        }
+        return objects.compactMapValues { entity in
+            guard !removed.contains(entity) else { return nil }
+            let name = renamed[entity] ?? entity
+            return newer.entity(named: name) != nil ? name : nil
+        }
+    }
+
+    /// The version's folder name without its extension, for messages.
+    public var versionName: String {
+        let last = (modelPath as NSString).lastPathComponent
+        return (last as NSString).deletingPathExtension
+    }
+
+    // `Model` is not Hashable: a reopen is identified by what the step says.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.modelPath == rhs.modelPath && lhs.migration == rhs.migration && lhs.expectedFailure == rhs.expectedFailure
+            && lhs.entityOfObject == rhs.entityOfObject
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(modelPath)
+        hasher.combine(migration)
+        hasher.combine(expectedFailure)
     }
 }
 
