@@ -13,7 +13,6 @@ public struct SQLiteStoreAdapter: StoreAdapter {
     public let reopensAfterEachSave: Bool
     /// Where the per-scenario directories are made; the system's temporary directory by default.
     public let scratchDirectory: URL
-    public var unsupportedFeatures: Set<Feature> { [.migration] }  // until the store migrates (issue 17, branch i17-sqlite)
 
     public init(reopensAfterEachSave: Bool = false, scratchDirectory: URL? = nil) {
         self.name = reopensAfterEachSave ? "sqlite-reopen" : "sqlite"
