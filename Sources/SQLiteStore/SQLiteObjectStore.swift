@@ -48,6 +48,11 @@ public final class SQLiteObjectStore {
     /// The read-only view a `.readOnly` store reads from (a private copy is deleted with it).
     private var snapshot: StoreSnapshot?
     private(set) var context: ObjectContext
+    /// False to delete object by object only, never as a set (`ObjectContext.deleteAsSet`):
+    /// for tests that compare the two.
+    var allowsSetDeletion = true {
+        didSet { context.allowsSetDeletion = allowsSetDeletion }
+    }
 
     /// Opens the store at `path` for `model`.
     ///
@@ -209,7 +214,7 @@ public final class SQLiteObjectStore {
         }
         if let refusal { throw SaveFailedError(failure: refusal) }
         // Saved: every object is read again from the file when next needed.
-        context = ObjectContext(schema: schema, highestPrimaryKeys: working.highestPrimaryKeys)
+        context = ObjectContext(schema: schema, highestPrimaryKeys: working.highestPrimaryKeys, allowsSetDeletion: allowsSetDeletion)
     }
 
     /// Discards every pending change, like `NSManagedObjectContext.reset()`.

@@ -13,6 +13,8 @@ struct SaveWriter {
     private var schema: StoreSchema { context.schema }
 
     func write() throws {
+        for table in context.setDeletedTables.sorted() { try deleteSetRows(of: table) }
+        if !context.setDeletedTables.isEmpty { try db.execute(sql: "DELETE FROM \(ObjectContext.deletedKeys)") }
         let ids = context.objects.keys.sorted()
         for id in ids {
             let state = context.objects[id]!
@@ -50,6 +52,18 @@ struct SaveWriter {
                 try db.cachedStatement(sql: "DELETE FROM \(join.name.quoted) WHERE \(join.memberColumn.quoted) = ?")
                     .execute(arguments: [id.primaryKey])
             }
+        }
+    }
+
+    /// The rows of one table deleted as a set (`ObjectContext.deleteAsSet`), and their join
+    /// rows, each by one statement over the keys in `temp.momlint_deleted`.
+    private func deleteSetRows(of table: Int) throws {
+        let offset = ObjectContext.keyOffset(table)
+        let keys = "(SELECT key - \(offset) FROM \(ObjectContext.deletedKeys) WHERE key BETWEEN \(offset) AND \(offset + ObjectContext.largestSetKey))"
+        try db.execute(sql: "DELETE FROM \(schema.tables[table].name.quoted) WHERE \"Z_PK\" IN \(keys)")
+        for join in schema.joinTables {
+            if join.ownerTable == table { try db.execute(sql: "DELETE FROM \(join.name.quoted) WHERE \(join.ownerColumn.quoted) IN \(keys)") }
+            if join.memberTable == table { try db.execute(sql: "DELETE FROM \(join.name.quoted) WHERE \(join.memberColumn.quoted) IN \(keys)") }
         }
     }
 
@@ -125,7 +139,7 @@ struct SaveWriter {
         let entity = schema.entities[state.entity]
         for (index, relationship) in entity.toManys.enumerated() {
             guard let members = state.toManys[index], members.current != members.saved else { continue }
-            let live = members.current.filter { context.objects[$0]?.isLive ?? true }
+            let live = try members.current.filter { try context.objects[$0]?.isLive ?? !context.isSetDeleted($0, db) }
             switch relationship.storage {
             case .inverseColumn(_, let orderColumn?) where pass == .positions:
                 let table = schema.tables[schema.entities[relationship.destination].tableIndex]
