@@ -89,18 +89,30 @@ public final class SQLiteObjectStore {
                 return queue
             }
         case .sqlite(let header):
-            let snapshot = try StoreSnapshot(of: path)
-            let description = try Self.translatingErrors(path: path) {
-                try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
+            // A store opened to write is recognised through its own connection when the main
+            // file holds everything (opening it there changes nothing); otherwise, and to read
+            // only, through a view that cannot write (`StoreSnapshot`).
+            let snapshot = access == .readOnly || !StoreSnapshot.mainFileHoldsEverything(path) ? try StoreSnapshot(of: path) : nil
+            // The file's own journal mode is kept: GRDB's WAL set-up would convert a
+            // rollback-journal file for good and write a probe table.
+            let reader = try snapshot?.queue ?? Self.translatingErrors(path: path) { try DatabaseQueue(path: path) }
+            let description: StoreFileDescription
+            do {
+                description = try Self.translatingErrors(path: path) {
+                    try reader.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
+                }
+                try StoreMetadata.verify(schema, against: description, access: access)
+            } catch {
+                if snapshot == nil { try? reader.close() }
+                throw error
             }
-            try StoreMetadata.verify(schema, against: description, access: access)
             fileDescription = description
             if access == .readOnly {
                 self.snapshot = snapshot
-                queue = snapshot.queue
+                queue = reader
+            } else if snapshot == nil {
+                queue = reader
             } else {
-                // The file's own journal mode is kept: GRDB's WAL set-up would convert a
-                // rollback-journal file for good and write a probe table.
                 queue = try Self.translatingErrors(path: path) { try DatabaseQueue(path: path) }
             }
         }
