@@ -142,8 +142,10 @@ public final class SQLiteObjectStore {
     /// default (or null). Values are read as the attributes' types (`AttributeValue.coerced`).
     @discardableResult
     public func insert(_ entityName: String, values: [String: AttributeValue] = [:]) throws -> ObjectID {
-        guard queue != nil else { throw closedError }
-        try refuseIfReadOnly()
+        try changing { _ in try insertObject(entityName, values: values) }
+    }
+
+    private func insertObject(_ entityName: String, values: [String: AttributeValue]) throws -> ObjectID {
         guard let entity = schema.entity(named: entityName) else {
             throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
         }
@@ -160,8 +162,7 @@ public final class SQLiteObjectStore {
 
     /// Sets one attribute of a live object.
     public func set(_ attribute: String, of object: ObjectID, to value: AttributeValue) throws {
-        try refuseIfReadOnly()
-        try inDatabase { db in
+        try changing { db in
             let entity = schema.entities[try context.liveState(object, db).entity]
             let slot = try attributeSlot(attribute, of: entity)
             context.setAttribute(object, slot: slot, to: try coerce(value, for: entity.attributes[slot], of: entity))
@@ -171,8 +172,7 @@ public final class SQLiteObjectStore {
     /// Adds `destination` to a relationship: replaces a to-one, appends to a to-many (at the
     /// end of an ordered one; a member already there stays where it is). Maintains the inverse.
     public func link(_ object: ObjectID, _ relationship: String, to destination: ObjectID) throws {
-        try refuseIfReadOnly()
-        try inDatabase { db in
+        try changing { db in
             let slot = try relationshipSlot(relationship, of: object, destination: destination, db)
             try context.link(object, slot, to: destination, db)
         }
@@ -182,8 +182,7 @@ public final class SQLiteObjectStore {
     /// The destination may be an object deleted since the last save (a reference a No Action
     /// or Deny rule left behind); removing it is how such a reference is repaired.
     public func unlink(_ object: ObjectID, _ relationship: String, from destination: ObjectID) throws {
-        try refuseIfReadOnly()
-        try inDatabase { db in
+        try changing { db in
             let slot = try relationshipSlot(relationship, of: object, destination: nil, db)
             try context.unlink(object, slot, from: destination, db)
         }
@@ -192,8 +191,7 @@ public final class SQLiteObjectStore {
     /// Deletes a live object and runs the delete rules at once (Core Data's
     /// `processPendingChanges()`); the rows go at the next save.
     public func delete(_ object: ObjectID) throws {
-        try refuseIfReadOnly()
-        try inDatabase { db in
+        try changing { db in
             _ = try context.liveState(object, db)
             try context.delete(object, db)
         }
@@ -325,9 +323,14 @@ public final class SQLiteObjectStore {
 
     // MARK: Helpers
 
-    private func refuseIfReadOnly() throws {
-        guard access == .readOnly else { return }
-        throw SQLiteStoreError(.invalidRequest, "the store at '\(path)' is open read-only; open it with access .readWrite to change it")
+    /// Runs a change: the one place read-only is enforced, so no new way to change a store
+    /// can forget it.
+    private func changing<T>(_ body: (Database) throws -> T) throws -> T {
+        guard access != .readOnly else {
+            guard queue != nil else { throw closedError }
+            throw SQLiteStoreError(.invalidRequest, "the store at '\(path)' is open read-only; open it with access .readWrite to change it")
+        }
+        return try inDatabase(body)
     }
 
     private var closedError: SQLiteStoreError {

@@ -202,4 +202,34 @@ import Testing
         try store.close()
         #expect(throws: SQLiteStoreError.self) { try store.count("Employee") }
     }
+
+    /// Every way to change a store is refused the same way when it is open read-only, and the
+    /// file is left as it was.
+    @Test func aReadOnlyStoreRefusesEveryChange() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Company.sqlite")
+        let writer = try SQLiteObjectStore(path: path, model: TestModels.company())
+        let sales = try writer.insert("Department", values: ["name": .string("Sales")])
+        let alice = try writer.insert("Employee", values: ["name": .string("Alice")])
+        try writer.link(alice, "department", to: sales)
+        try writer.save()
+        try writer.close()
+        let before = try ForeignFileTests.files(in: scratch)
+
+        let reader = try SQLiteObjectStore(path: path, model: TestModels.company(), access: .readOnly)
+        let changes: [(String, () throws -> Void)] = [
+            ("insert", { _ = try reader.insert("Department") }),
+            ("set", { try reader.set("name", of: alice, to: .string("Bob")) }),
+            ("link", { try reader.link(alice, "department", to: sales) }),
+            ("unlink", { try reader.unlink(alice, "department", from: sales) }),
+            ("delete", { try reader.delete(sales) }),
+        ]
+        for (name, change) in changes {
+            let error = try #require(throws: SQLiteStoreError.self, "\(name)", performing: change)
+            #expect(error.message == "the store at '\(path)' is open read-only; open it with access .readWrite to change it", "\(name)")
+        }
+        #expect(!reader.hasChanges)
+        try reader.close()
+        #expect(try ForeignFileTests.files(in: scratch) == before)
+    }
 }
