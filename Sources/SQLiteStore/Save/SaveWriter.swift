@@ -78,12 +78,16 @@ struct SaveWriter {
             case .toMany: .null
             }
         }
-        return try values + entity.entityNumberColumns.map { try entityNumber(of: state.toOnes[$0.toOne]) }
+        return try values + entity.entityNumberColumns.map { try entityNumber(of: state.toOnes[$0.toOne], entity.toOnes[$0.toOne]) }
     }
 
-    /// The entity number of a to-one's destination, for its `Z<n>_<NAME>` column.
-    private func entityNumber(of destination: ObjectID?) throws -> DatabaseValue {
+    /// The entity number of a to-one's destination, for its `Z<n>_<NAME>` column: from the
+    /// schema when only one entity can be there (the destination's one concrete kind), from the
+    /// context when it holds the object, else from the file.
+    private func entityNumber(of destination: ObjectID?, _ relationship: RelationshipMapping) throws -> DatabaseValue {
         guard let destination else { return .null }
+        let concrete = schema.entities[relationship.destination].kinds.filter { !schema.entities[$0].isAbstract }
+        if concrete.count == 1 { return (concrete[0] + 1).databaseValue }
         if let held = context.objects[destination] { return (held.entity + 1).databaseValue }
         let table = schema.tables[destination.table]
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT \"Z_ENT\" FROM \(table.name.quoted) WHERE \"Z_PK\" = ?"),
@@ -120,7 +124,7 @@ struct SaveWriter {
         }
         for (slot, column) in entity.entityNumberColumns where state.toOnes[slot] != state.savedToOnes[slot] {
             assignments.append("\(table.columns[column].name.quoted) = ?")
-            arguments.append(try entityNumber(of: state.toOnes[slot]))
+            arguments.append(try entityNumber(of: state.toOnes[slot], entity.toOnes[slot]))
         }
         // The SQL text depends only on which columns changed, so the statement cache serves
         // the common cases (one attribute set) after their first use.
