@@ -9,6 +9,13 @@ import GRDB
 struct SaveWriter {
     let context: ObjectContext
     let db: Database
+    /// UPDATE statements by the columns they set, for this save.
+    private let updates = StatementCache(capacity: 32)
+
+    init(context: ObjectContext, db: Database) {
+        self.context = context
+        self.db = db
+    }
 
     private var schema: StoreSchema { context.schema }
 
@@ -126,10 +133,11 @@ struct SaveWriter {
             assignments.append("\(table.columns[column].name.quoted) = ?")
             arguments.append(try entityNumber(of: state.toOnes[slot], entity.toOnes[slot]))
         }
-        // The SQL text depends only on which columns changed, so the statement cache serves
-        // the common cases (one attribute set) after their first use.
+        // The SQL text depends only on which columns changed: the common cases (one attribute
+        // set) reuse a statement, while a table of many columns, whose subsets are countless,
+        // cannot fill the memory (GRDB's statement cache keeps every text for the connection's life).
         let sql = "UPDATE \(table.name.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
+        try updates.statement(sql, db).execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
     }
 
     private enum ToManyPass {
@@ -179,5 +187,37 @@ struct SaveWriter {
                 break
             }
         }
+    }
+}
+
+/// Prepared statements by SQL text, at most `capacity` of them: the least recently used one
+/// goes when a new one comes.
+final class StatementCache {
+    let capacity: Int
+    private var statements: [String: Statement] = [:]
+    /// SQL texts, least recently used first.
+    private var order: [String] = []
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    var count: Int { statements.count }
+
+    func statement(_ sql: String, _ db: Database) throws -> Statement {
+        if let statement = statements[sql] {
+            if order.last != sql, let position = order.firstIndex(of: sql) {
+                order.remove(at: position)
+                order.append(sql)
+            }
+            return statement
+        }
+        let statement = try db.makeStatement(sql: sql)
+        if statements.count >= capacity, !order.isEmpty {
+            statements[order.removeFirst()] = nil
+        }
+        statements[sql] = statement
+        order.append(sql)
+        return statement
     }
 }
