@@ -215,7 +215,7 @@ public final class SQLiteObjectStore {
                 }
                 guard refusal == nil else { return .rollback }
                 if fileDescription?.writer == .coreData {
-                    try RoundTripCheck(context: working, db: db, path: path).verify()
+                    try RoundTripCheck(context: working, path: path).verify()
                 }
                 try SaveWriter(context: working, db: db).write()
                 return .commit
