@@ -33,8 +33,9 @@ public final class SQLiteObjectStore {
         /// its `-wal` and `-shm` stay byte-identical.
         /// Every change is refused.
         case readOnly
-        /// Also write into a store Core Data wrote, when its layout matches the model; each
-        /// save first checks that every row it rewrites reads back unchanged.
+        /// Also write into a store Core Data wrote, when its layout matches the model; a save
+        /// writes only the columns it changes, and first checks that each value it writes reads
+        /// back as set (`RoundTripCheck`).
         case readWriteIncludingCoreDataStores
     }
 
