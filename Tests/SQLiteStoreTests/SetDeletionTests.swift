@@ -221,4 +221,37 @@ import Testing
         #expect(try store.savedCount("Item") == 1)
         #expect(try store.savedCount("Folder") == 1)
     }
+
+    /// An overwrite merge deletes the stored object inside the save's transaction; a cascade
+    /// from it runs as a set there too, on a connection that has made no key table yet.
+    @Test func aCascadeFromAnOverwrittenObjectRunsInsideTheSave() throws {
+        let model = try TestModels.model("""
+            <entity name="Account">
+                <attribute name="email" optional="YES" attributeType="String"/>
+                <relationship name="profile" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Profile" inverseName="account" inverseEntity="Profile"/>
+                <uniquenessConstraints>
+                    <uniquenessConstraint><constraint value="email"/></uniquenessConstraint>
+                </uniquenessConstraints>
+            </entity>
+            <entity name="Profile">
+                <relationship name="account" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Account" inverseName="profile" inverseEntity="Account"/>
+            </entity>
+            """)
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("accounts.sqlite")
+        var store = try SQLiteObjectStore(path: path, model: model)
+        let stored = try store.insert("Account", values: ["email": .string("a@example.com")])
+        try store.link(stored, "profile", to: try store.insert("Profile"))
+        try store.save()
+        try store.close()
+
+        store = try SQLiteObjectStore(path: path, model: model)
+        let replacement = try store.insert("Account", values: ["email": .string("a@example.com")])
+        try store.save(mergePolicy: .overwrite)
+        #expect(try store.savedCount("Account") == 1)
+        #expect(try store.savedExists(replacement))
+        #expect(try !store.savedExists(stored))
+        #expect(try store.savedCount("Profile") == 0)
+        try store.close()
+    }
 }

@@ -110,11 +110,12 @@ extension ObjectContext {
     }
 
     /// The connection's own tables of keys. `temp_store = MEMORY` keeps them off the disk; it
-    /// is set before the first temporary table, since changing it drops existing ones.
+    /// is set before the first temporary table, since changing it drops existing ones, and
+    /// not inside a transaction (a deletion during a save's merge), where SQLite refuses it.
     private static func prepareScratchTables(_ db: Database) throws {
         guard try Bool.fetchOne(db, sql: "SELECT 1 FROM temp.sqlite_master WHERE name = 'momlint_deleted'") == nil else { return }
+        if !db.isInsideTransaction { try db.execute(sql: "PRAGMA temp_store = MEMORY") }
         try db.execute(sql: """
-            PRAGMA temp_store = MEMORY;
             CREATE TEMP TABLE momlint_deleted (key INTEGER PRIMARY KEY);
             CREATE TEMP TABLE momlint_reached (key INTEGER PRIMARY KEY);
             """)
