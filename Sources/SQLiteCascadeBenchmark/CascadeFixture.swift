@@ -4,7 +4,7 @@ import SQLiteStore
 
 /// How the root of a data set is deleted.
 public enum CascadeDeletion: String, Hashable, Sendable, CaseIterable {
-    /// Through `SQLiteObjectStore`: `delete(root)` runs the delete rules in memory, then
+    /// Through `SQLiteObjectStore`: `delete(root)` runs the delete rules (as sets in SQL), then
     /// `save()` writes every row deletion in one transaction.
     case store
     /// Plain SQL on plain tables declaring `REFERENCES … ON DELETE CASCADE`: one `DELETE` of

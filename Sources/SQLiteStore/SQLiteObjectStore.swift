@@ -33,8 +33,9 @@ public final class SQLiteObjectStore {
         /// its `-wal` and `-shm` stay byte-identical.
         /// Every change is refused.
         case readOnly
-        /// Also write into a store Core Data wrote, when its layout matches the model; each
-        /// save first checks that every row it rewrites reads back unchanged.
+        /// Also write into a store Core Data wrote, when its layout matches the model; a save
+        /// writes only the columns it changes, and first checks that each value it writes reads
+        /// back as set (`RoundTripCheck`).
         case readWriteIncludingCoreDataStores
     }
 
@@ -48,6 +49,11 @@ public final class SQLiteObjectStore {
     /// The read-only view a `.readOnly` store reads from (a private copy is deleted with it).
     private var snapshot: StoreSnapshot?
     private(set) var context: ObjectContext
+    /// False to delete object by object only, never as a set (`ObjectContext.deleteAsSet`):
+    /// for tests that compare the two.
+    var allowsSetDeletion = true {
+        didSet { context.allowsSetDeletion = allowsSetDeletion }
+    }
 
     /// Opens the store at `path` for `model`.
     ///
@@ -84,18 +90,30 @@ public final class SQLiteObjectStore {
                 return queue
             }
         case .sqlite(let header):
-            let snapshot = try StoreSnapshot(of: path)
-            let description = try Self.translatingErrors(path: path) {
-                try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
+            // A store opened to write is recognised through its own connection when the main
+            // file holds everything (opening it there changes nothing); otherwise, and to read
+            // only, through a view that cannot write (`StoreSnapshot`).
+            let snapshot = access == .readOnly || !StoreSnapshot.mainFileHoldsEverything(path) ? try StoreSnapshot(of: path) : nil
+            // The file's own journal mode is kept: GRDB's WAL set-up would convert a
+            // rollback-journal file for good and write a probe table.
+            let reader = try snapshot?.queue ?? Self.translatingErrors(path: path) { try DatabaseQueue(path: path) }
+            let description: StoreFileDescription
+            do {
+                description = try Self.translatingErrors(path: path) {
+                    try reader.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
+                }
+                try StoreMetadata.verify(schema, against: description, access: access)
+            } catch {
+                if snapshot == nil { try? reader.close() }
+                throw error
             }
-            try StoreMetadata.verify(schema, against: description, access: access)
             fileDescription = description
             if access == .readOnly {
                 self.snapshot = snapshot
-                queue = snapshot.queue
+                queue = reader
+            } else if snapshot == nil {
+                queue = reader
             } else {
-                // The file's own journal mode is kept: GRDB's WAL set-up would convert a
-                // rollback-journal file for good and write a probe table.
                 queue = try Self.translatingErrors(path: path) { try DatabaseQueue(path: path) }
             }
         }
@@ -125,8 +143,10 @@ public final class SQLiteObjectStore {
     /// default (or null). Values are read as the attributes' types (`AttributeValue.coerced`).
     @discardableResult
     public func insert(_ entityName: String, values: [String: AttributeValue] = [:]) throws -> ObjectID {
-        guard queue != nil else { throw closedError }
-        try refuseIfReadOnly()
+        try changing { _ in try insertObject(entityName, values: values) }
+    }
+
+    private func insertObject(_ entityName: String, values: [String: AttributeValue]) throws -> ObjectID {
         guard let entity = schema.entity(named: entityName) else {
             throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
         }
@@ -143,8 +163,7 @@ public final class SQLiteObjectStore {
 
     /// Sets one attribute of a live object.
     public func set(_ attribute: String, of object: ObjectID, to value: AttributeValue) throws {
-        try refuseIfReadOnly()
-        try inDatabase { db in
+        try changing { db in
             let entity = schema.entities[try context.liveState(object, db).entity]
             let slot = try attributeSlot(attribute, of: entity)
             context.setAttribute(object, slot: slot, to: try coerce(value, for: entity.attributes[slot], of: entity))
@@ -154,8 +173,7 @@ public final class SQLiteObjectStore {
     /// Adds `destination` to a relationship: replaces a to-one, appends to a to-many (at the
     /// end of an ordered one; a member already there stays where it is). Maintains the inverse.
     public func link(_ object: ObjectID, _ relationship: String, to destination: ObjectID) throws {
-        try refuseIfReadOnly()
-        try inDatabase { db in
+        try changing { db in
             let slot = try relationshipSlot(relationship, of: object, destination: destination, db)
             try context.link(object, slot, to: destination, db)
         }
@@ -165,8 +183,7 @@ public final class SQLiteObjectStore {
     /// The destination may be an object deleted since the last save (a reference a No Action
     /// or Deny rule left behind); removing it is how such a reference is repaired.
     public func unlink(_ object: ObjectID, _ relationship: String, from destination: ObjectID) throws {
-        try refuseIfReadOnly()
-        try inDatabase { db in
+        try changing { db in
             let slot = try relationshipSlot(relationship, of: object, destination: nil, db)
             try context.unlink(object, slot, from: destination, db)
         }
@@ -175,8 +192,7 @@ public final class SQLiteObjectStore {
     /// Deletes a live object and runs the delete rules at once (Core Data's
     /// `processPendingChanges()`); the rows go at the next save.
     public func delete(_ object: ObjectID) throws {
-        try refuseIfReadOnly()
-        try inDatabase { db in
+        try changing { db in
             _ = try context.liveState(object, db)
             try context.delete(object, db)
         }
@@ -200,7 +216,7 @@ public final class SQLiteObjectStore {
                 }
                 guard refusal == nil else { return .rollback }
                 if fileDescription?.writer == .coreData {
-                    try RoundTripCheck(context: working, db: db, path: path).verify()
+                    try RoundTripCheck(context: working, path: path).verify()
                 }
                 try SaveWriter(context: working, db: db).write()
                 return .commit
@@ -209,7 +225,7 @@ public final class SQLiteObjectStore {
         }
         if let refusal { throw SaveFailedError(failure: refusal) }
         // Saved: every object is read again from the file when next needed.
-        context = ObjectContext(schema: schema, highestPrimaryKeys: working.highestPrimaryKeys)
+        context = ObjectContext(schema: schema, highestPrimaryKeys: working.highestPrimaryKeys, allowsSetDeletion: allowsSetDeletion)
     }
 
     /// Discards every pending change, like `NSManagedObjectContext.reset()`.
@@ -308,9 +324,14 @@ public final class SQLiteObjectStore {
 
     // MARK: Helpers
 
-    private func refuseIfReadOnly() throws {
-        guard access == .readOnly else { return }
-        throw SQLiteStoreError(.invalidRequest, "the store at '\(path)' is open read-only; open it with access .readWrite to change it")
+    /// Runs a change: the one place read-only is enforced, so no new way to change a store
+    /// can forget it.
+    private func changing<T>(_ body: (Database) throws -> T) throws -> T {
+        guard access != .readOnly else {
+            guard queue != nil else { throw closedError }
+            throw SQLiteStoreError(.invalidRequest, "the store at '\(path)' is open read-only; open it with access .readWrite to change it")
+        }
+        return try inDatabase(body)
     }
 
     private var closedError: SQLiteStoreError {

@@ -325,36 +325,56 @@ import Testing
     }
 
     /// A row holding a value in a form the model's type would not write back (here a UUID
-    /// stored as text) is not rewritten: the save is refused before anything is written.
-    @Test func aSaveThatWouldRewriteAValueItCannotRoundTripIsRefused() throws {
+    /// stored as text) keeps it: a save writes only the columns it changes, and a delete writes
+    /// no value, so neither is refused for it. A value the column cannot hold as set (SQLite
+    /// stores a NaN as NULL) is refused before anything is written.
+    @Test func aSaveWritesOnlyWhatItSetsAndRefusesAValueTheColumnCannotHold() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("Tokens.sqlite")
         let model = try TestModels.model("""
             <entity name="Token">
                 <attribute name="label" optional="YES" attributeType="String"/>
                 <attribute name="ref" optional="YES" attributeType="UUID"/>
+                <attribute name="weight" optional="YES" attributeType="Double"/>
             </entity>
             """)
         let store = try SQLiteObjectStore(path: path, model: model)
         let token = try store.insert("Token", values: ["label": .string("a")])
+        let other = try store.insert("Token", values: ["label": .string("z")])
         try store.save()
         try store.close()
         let plist = try PropertyListSerialization.data(fromPropertyList: ["NSStoreType": "SQLite"], format: .binary, options: 0)
+        let text = "e621e1f8-c36c-495a-93fc-0c247a3e6e5f"
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [plist])
-            try db.execute(sql: "UPDATE ZTOKEN SET ZREF = 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f'")
+            try db.execute(sql: "UPDATE ZTOKEN SET ZREF = ?", arguments: [text])
         }
         try queue.close()
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        func stored() throws -> [[String]] {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT ZLABEL, ZREF, typeof(ZREF) FROM ZTOKEN ORDER BY Z_PK").map { $0.databaseValues.map(\.description) }
+            }
+        }
+
         let writer = try SQLiteObjectStore(path: path, model: model, access: .readWriteIncludingCoreDataStores)
         try writer.set("label", of: token, to: .string("b"))
-        #expect {
-            try writer.save()
-        } throws: { error in
-            (error as? SQLiteStoreError)?.message.contains("would not be written back unchanged") == true
-        }
+        try writer.delete(other)
+        try writer.save()
         try writer.close()
+        #expect(try stored() == [["\"b\"", "\"\(text)\"", "\"text\""]])
+
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let refused = try SQLiteObjectStore(path: path, model: model, access: .readWriteIncludingCoreDataStores)
+        try refused.set("weight", of: token, to: .double(.nan))
+        #expect {
+            try refused.save()
+        } throws: { error in
+            (error as? SQLiteStoreError)?.message.contains("'Token.weight' of object") == true
+        }
+        try refused.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }

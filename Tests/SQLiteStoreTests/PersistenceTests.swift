@@ -202,4 +202,76 @@ import Testing
         try store.close()
         #expect(throws: SQLiteStoreError.self) { try store.count("Employee") }
     }
+
+    /// Every way to change a store is refused the same way when it is open read-only, and the
+    /// file is left as it was.
+    @Test func aReadOnlyStoreRefusesEveryChange() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Company.sqlite")
+        let writer = try SQLiteObjectStore(path: path, model: TestModels.company())
+        let sales = try writer.insert("Department", values: ["name": .string("Sales")])
+        let alice = try writer.insert("Employee", values: ["name": .string("Alice")])
+        try writer.link(alice, "department", to: sales)
+        try writer.save()
+        try writer.close()
+        let before = try ForeignFileTests.files(in: scratch)
+
+        let reader = try SQLiteObjectStore(path: path, model: TestModels.company(), access: .readOnly)
+        let changes: [(String, () throws -> Void)] = [
+            ("insert", { _ = try reader.insert("Department") }),
+            ("set", { try reader.set("name", of: alice, to: .string("Bob")) }),
+            ("link", { try reader.link(alice, "department", to: sales) }),
+            ("unlink", { try reader.unlink(alice, "department", from: sales) }),
+            ("delete", { try reader.delete(sales) }),
+        ]
+        for (name, change) in changes {
+            let error = try #require(throws: SQLiteStoreError.self, "\(name)", performing: change)
+            #expect(error.message == "the store at '\(path)' is open read-only; open it with access .readWrite to change it", "\(name)")
+        }
+        #expect(!reader.hasChanges)
+        try reader.close()
+        #expect(try ForeignFileTests.files(in: scratch) == before)
+    }
+}
+
+/// The UPDATE statements of a save, by the columns they set, are bounded.
+@Suite struct StatementCacheTests {
+    @Test func theLeastRecentlyUsedStatementGoesWhenTheCacheIsFull() throws {
+        let queue = try DatabaseQueue()
+        try queue.inDatabase { db in
+            try db.execute(sql: "CREATE TABLE t (a, b, c)")
+            let cache = StatementCache(capacity: 2)
+            let a = try cache.statement("UPDATE t SET a = 1", db)
+            _ = try cache.statement("UPDATE t SET b = 1", db)
+            #expect(try cache.statement("UPDATE t SET a = 1", db) === a)
+            _ = try cache.statement("UPDATE t SET c = 1", db)
+            #expect(cache.count == 2)
+            // b was the least recently used, so it went; a stayed.
+            #expect(try cache.statement("UPDATE t SET a = 1", db) === a)
+            #expect(cache.count == 2)
+        }
+    }
+
+    /// A save updating many objects, each a different set of columns, writes every change.
+    @Test func aSaveWithMoreColumnSetsThanTheCacheHoldsWritesThemAll() throws {
+        let attributes = (0..<7).map { "<attribute name=\"v\($0)\" optional=\"YES\" attributeType=\"Integer 64\"/>" }.joined()
+        let model = try TestModels.model("<entity name=\"Row\">\(attributes)</entity>")
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Rows.sqlite")
+        var store = try SQLiteObjectStore(path: path, model: model)
+        let rows = try (0..<100).map { _ in try store.insert("Row") }
+        try store.save()
+        // Object n sets the attributes named by the bits of n: 100 different column sets.
+        for (n, row) in rows.enumerated() {
+            for bit in 0..<7 where n & (1 << bit) != 0 { try store.set("v\(bit)", of: row, to: .integer(Int64(n))) }
+        }
+        try store.save()
+        try store.close()
+        store = try SQLiteObjectStore(path: path, model: model)
+        for (n, row) in rows.enumerated() {
+            for bit in 0..<7 {
+                #expect(try store.value("v\(bit)", of: row) == (n & (1 << bit) != 0 ? .integer(Int64(n)) : .null))
+            }
+        }
+    }
 }

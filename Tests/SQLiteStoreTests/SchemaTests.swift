@@ -131,6 +131,35 @@ import Testing
         try store.close()
     }
 
+    /// When only one entity can be the destination (an abstract parent with one concrete
+    /// sub-entity), its number comes from the schema: right for a destination the store has
+    /// not read since it reopened.
+    @Test func aToOneIntoAHierarchyWithOneConcreteEntityRecordsItsNumber() throws {
+        let model = try TestModels.model("""
+            <entity name="Book" isAbstract="YES">
+                <relationship name="pages" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Page" inverseName="book" inverseEntity="Page"/>
+            </entity>
+            <entity name="Novel" parentEntity="Book"/>
+            <entity name="Page">
+                <relationship name="book" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Book" inverseName="pages" inverseEntity="Book"/>
+            </entity>
+            """)
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Books.sqlite")
+        var store = try SQLiteObjectStore(path: path, model: model)
+        let novel = try store.insert("Novel")
+        try store.save()
+        try store.close()
+        store = try SQLiteObjectStore(path: path, model: model)
+        try store.link(try store.insert("Page"), "book", to: novel)
+        try store.save()
+        try store.close()
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let row = try queue.read { db in try #require(try Row.fetchOne(db, sql: "SELECT ZBOOK, Z1_BOOK FROM ZPAGE")) }
+        #expect(row.databaseValues.map(\.description) == ["\(novel.primaryKey)", "2"])
+    }
+
     /// Fetch indexes are written as Core Data writes them; an R-tree one is left out.
     @Test func fetchIndexesAreCreatedWithCoreDatasNames() throws {
         let model = try TestModels.model("""

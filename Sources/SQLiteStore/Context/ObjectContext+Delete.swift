@@ -9,8 +9,12 @@ extension ObjectContext {
     ///
     /// Propagation is a work list, not recursion, so a cascade chain of any length runs in
     /// constant stack; an object reached twice is deleted once, so cycles terminate.
+    ///
+    /// A cascade over saved, unchanged objects runs as set operations in SQL instead
+    /// (`deleteAsSet`), with the same outcome.
     mutating func delete(_ id: ObjectID, _ db: Database) throws {
         guard try isLive(id, db) else { return }
+        if allowsSetDeletion, try deleteAsSet(id, db) { return }
         objects[id]!.isDeleted = true
         var pending = [id]
         var next = 0

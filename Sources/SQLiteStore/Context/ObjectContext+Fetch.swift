@@ -23,6 +23,9 @@ extension ObjectContext {
                 arguments.append(StoredValue.databaseValue(value))
             }
         }
+        if setDeletedTables.contains(entity.tableIndex) {
+            sql += " AND \"Z_PK\" + \(Self.keyOffset(entity.tableIndex)) NOT IN \(Self.deletedKeys)"
+        }
         var result: [ObjectID] = []
         let keys = try Int64.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
         while let key = try keys.next() {

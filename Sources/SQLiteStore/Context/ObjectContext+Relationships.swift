@@ -36,14 +36,14 @@ extension ObjectContext {
             var sql = "SELECT \(table.rowColumns) FROM \(table.name.quoted) WHERE \(table.columns[column].name.quoted) = ?"
             sql += orderColumn.map { " ORDER BY \(table.columns[$0].name.quoted), \"Z_PK\"" } ?? " ORDER BY \"Z_PK\""
             let rows = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: [id.primaryKey])
-            while let row = try rows.next() { loaded.append(try register(row, table: destinationTable)) }
+            while let row = try rows.next() { loaded.append(try register(row, table: destinationTable, db)) }
         case .joinTable(let joinIndex, let side):
             let join = schema.joinTables[joinIndex]
             let order = join.orderColumn(side).map { "j.\($0.quoted), " } ?? ""
             let sql = "SELECT \(table.qualifiedRowColumns) FROM \(join.name.quoted) AS j JOIN \(table.name.quoted) AS t "
                 + "ON t.\"Z_PK\" = j.\(join.otherColumn(side).quoted) WHERE j.\(join.ownColumn(side).quoted) = ? ORDER BY \(order)t.\"Z_PK\""
             let rows = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: [id.primaryKey])
-            while let row = try rows.next() { loaded.append(try register(row, table: destinationTable)) }
+            while let row = try rows.next() { loaded.append(try register(row, table: destinationTable, db)) }
         case .column:
             preconditionFailure("a to-many is never stored in its own column")
         }

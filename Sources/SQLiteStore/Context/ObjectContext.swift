@@ -51,20 +51,28 @@ struct ObjectContext: Sendable {
     /// Per table: the highest primary key handed out. Never lowered by a reset, so a name
     /// held for a discarded object cannot silently reach a new one while the store is open.
     var highestPrimaryKeys: [Int64]
+    /// Tables with objects deleted as a set (`deleteAsSet`) since the last save or reset: their
+    /// keys are in the connection's `temp.momlint_deleted`, not in `objects`. Empty means that
+    /// table's content is left over and means nothing.
+    var setDeletedTables: Set<Int> = []
+    /// False to run every deletion object by object (tests compare the two paths).
+    var allowsSetDeletion = true
 
-    init(schema: StoreSchema, highestPrimaryKeys: [Int64]) {
+    init(schema: StoreSchema, highestPrimaryKeys: [Int64], allowsSetDeletion: Bool = true) {
         self.schema = schema
         self.highestPrimaryKeys = highestPrimaryKeys
+        self.allowsSetDeletion = allowsSetDeletion
     }
 
     /// Forgets every pending change (and every cached row): `reset()`.
     mutating func discardPendingChanges() {
         objects = [:]
         insertionOrder = []
+        setDeletedTables = []
     }
 
     var hasChanges: Bool {
-        objects.values.contains { $0.isInserted || $0.isDeleted || $0.isChanged }
+        !setDeletedTables.isEmpty || objects.values.contains { $0.isInserted || $0.isDeleted || $0.isChanged }
     }
 
     // MARK: Reading objects
@@ -77,7 +85,8 @@ struct ObjectContext: Sendable {
         guard schema.tables.indices.contains(id.table) else { return nil }
         let statement = try db.cachedStatement(sql: schema.tables[id.table].selectByKeySQL)
         guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
-        let state = try decode(row, table: id.table)
+        var state = try decode(row, table: id.table)
+        state.isDeleted = try isSetDeleted(id, db)
         objects[id] = state
         return state
     }
@@ -118,9 +127,13 @@ struct ObjectContext: Sendable {
     }
 
     /// Registers rows read in bulk (a to-many's members), keeping any state already held.
-    mutating func register(_ row: Row, table: Int) throws -> ObjectID {
+    mutating func register(_ row: Row, table: Int, _ db: Database) throws -> ObjectID {
         let id = ObjectID(table: table, primaryKey: row[0])
-        if objects[id] == nil { objects[id] = try decode(row, table: table) }
+        if objects[id] == nil {
+            var state = try decode(row, table: table)
+            state.isDeleted = try isSetDeleted(id, db)
+            objects[id] = state
+        }
         return id
     }
 

@@ -99,7 +99,7 @@ extension SQLiteObjectStore {
             for (tableIndex, table) in schema.tables.enumerated() {
                 let rows = try Row.fetchAll(db, sql: "SELECT \(table.rowColumns) FROM \(table.name.quoted) ORDER BY \"Z_PK\"")
                 for row in rows {
-                    let id = try context.register(row, table: tableIndex)
+                    let id = try context.register(row, table: tableIndex, db)
                     let state = context.objects[id]!
                     let entity = schema.entities[state.entity]
                     counts[entity.index] += 1

@@ -22,8 +22,7 @@ final class StoreSnapshot {
 
     init(of path: String) throws(SQLiteStoreError) {
         let fileManager = FileManager.default
-        let walSize = (try? fileManager.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        if walSize == 0, !fileManager.fileExists(atPath: path + "-journal"), Self.sqliteTakesURIFileNames {
+        if Self.mainFileHoldsEverything(path), Self.sqliteTakesURIFileNames {
             directory = nil
             var configuration = Configuration()
             configuration.readonly = true
@@ -64,6 +63,15 @@ final class StoreSnapshot {
             try? fileManager.removeItem(at: directory)
             throw SQLiteStoreError.describing(error, path: path)
         }
+    }
+
+    /// True when the file has no `-wal` holding frames and no `-journal`: a connection opened
+    /// on it in place then reads the main file alone, and neither checkpoints nor rolls back
+    /// anything into it.
+    static func mainFileHoldsEverything(_ path: String) -> Bool {
+        let fileManager = FileManager.default
+        let walSize = (try? fileManager.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        return walSize == 0 && !fileManager.fileExists(atPath: path + "-journal")
     }
 
     deinit {

@@ -9,10 +9,19 @@ import GRDB
 struct SaveWriter {
     let context: ObjectContext
     let db: Database
+    /// UPDATE statements by the columns they set, for this save.
+    private let updates = StatementCache(capacity: 32)
+
+    init(context: ObjectContext, db: Database) {
+        self.context = context
+        self.db = db
+    }
 
     private var schema: StoreSchema { context.schema }
 
     func write() throws {
+        for table in context.setDeletedTables.sorted() { try deleteSetRows(of: table) }
+        if !context.setDeletedTables.isEmpty { try db.execute(sql: "DELETE FROM \(ObjectContext.deletedKeys)") }
         let ids = context.objects.keys.sorted()
         for id in ids {
             let state = context.objects[id]!
@@ -53,6 +62,18 @@ struct SaveWriter {
         }
     }
 
+    /// The rows of one table deleted as a set (`ObjectContext.deleteAsSet`), and their join
+    /// rows, each by one statement over the keys in `temp.momlint_deleted`.
+    private func deleteSetRows(of table: Int) throws {
+        let offset = ObjectContext.keyOffset(table)
+        let keys = "(SELECT key - \(offset) FROM \(ObjectContext.deletedKeys) WHERE key BETWEEN \(offset) AND \(offset + ObjectContext.largestSetKey))"
+        try db.execute(sql: "DELETE FROM \(schema.tables[table].name.quoted) WHERE \"Z_PK\" IN \(keys)")
+        for join in schema.joinTables {
+            if join.ownerTable == table { try db.execute(sql: "DELETE FROM \(join.name.quoted) WHERE \(join.ownerColumn.quoted) IN \(keys)") }
+            if join.memberTable == table { try db.execute(sql: "DELETE FROM \(join.name.quoted) WHERE \(join.memberColumn.quoted) IN \(keys)") }
+        }
+    }
+
     /// The values of the entity's written columns (`EntityMapping.writtenColumns`), then of
     /// its to-ones' entity-number columns.
     private func columnValues(_ state: ObjectState) throws -> [DatabaseValue] {
@@ -64,12 +85,16 @@ struct SaveWriter {
             case .toMany: .null
             }
         }
-        return try values + entity.entityNumberColumns.map { try entityNumber(of: state.toOnes[$0.toOne]) }
+        return try values + entity.entityNumberColumns.map { try entityNumber(of: state.toOnes[$0.toOne], entity.toOnes[$0.toOne]) }
     }
 
-    /// The entity number of a to-one's destination, for its `Z<n>_<NAME>` column.
-    private func entityNumber(of destination: ObjectID?) throws -> DatabaseValue {
+    /// The entity number of a to-one's destination, for its `Z<n>_<NAME>` column: from the
+    /// schema when only one entity can be there (the destination's one concrete kind), from the
+    /// context when it holds the object, else from the file.
+    private func entityNumber(of destination: ObjectID?, _ relationship: RelationshipMapping) throws -> DatabaseValue {
         guard let destination else { return .null }
+        let concrete = schema.entities[relationship.destination].kinds.filter { !schema.entities[$0].isAbstract }
+        if concrete.count == 1 { return (concrete[0] + 1).databaseValue }
         if let held = context.objects[destination] { return (held.entity + 1).databaseValue }
         let table = schema.tables[destination.table]
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT \"Z_ENT\" FROM \(table.name.quoted) WHERE \"Z_PK\" = ?"),
@@ -106,12 +131,13 @@ struct SaveWriter {
         }
         for (slot, column) in entity.entityNumberColumns where state.toOnes[slot] != state.savedToOnes[slot] {
             assignments.append("\(table.columns[column].name.quoted) = ?")
-            arguments.append(try entityNumber(of: state.toOnes[slot]))
+            arguments.append(try entityNumber(of: state.toOnes[slot], entity.toOnes[slot]))
         }
-        // The SQL text depends only on which columns changed, so the statement cache serves
-        // the common cases (one attribute set) after their first use.
+        // The SQL text depends only on which columns changed: the common cases (one attribute
+        // set) reuse a statement, while a table of many columns, whose subsets are countless,
+        // cannot fill the memory (GRDB's statement cache keeps every text for the connection's life).
         let sql = "UPDATE \(table.name.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
+        try updates.statement(sql, db).execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
     }
 
     private enum ToManyPass {
@@ -125,7 +151,7 @@ struct SaveWriter {
         let entity = schema.entities[state.entity]
         for (index, relationship) in entity.toManys.enumerated() {
             guard let members = state.toManys[index], members.current != members.saved else { continue }
-            let live = members.current.filter { context.objects[$0]?.isLive ?? true }
+            let live = try members.current.filter { try context.objects[$0]?.isLive ?? !context.isSetDeleted($0, db) }
             switch relationship.storage {
             case .inverseColumn(_, let orderColumn?) where pass == .positions:
                 let table = schema.tables[schema.entities[relationship.destination].tableIndex]
@@ -161,5 +187,37 @@ struct SaveWriter {
                 break
             }
         }
+    }
+}
+
+/// Prepared statements by SQL text, at most `capacity` of them: the least recently used one
+/// goes when a new one comes.
+final class StatementCache {
+    let capacity: Int
+    private var statements: [String: Statement] = [:]
+    /// SQL texts, least recently used first.
+    private var order: [String] = []
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    var count: Int { statements.count }
+
+    func statement(_ sql: String, _ db: Database) throws -> Statement {
+        if let statement = statements[sql] {
+            if order.last != sql, let position = order.firstIndex(of: sql) {
+                order.remove(at: position)
+                order.append(sql)
+            }
+            return statement
+        }
+        let statement = try db.makeStatement(sql: sql)
+        if statements.count >= capacity, !order.isEmpty {
+            statements[order.removeFirst()] = nil
+        }
+        statements[sql] = statement
+        order.append(sql)
+        return statement
     }
 }
