@@ -27,7 +27,7 @@ extension LintRun {
     /// run linted, adding their findings to the current version's report. Bundles are loaded
     /// again with every version; a version that fails to load is reported once, like any input.
     public mutating func checkMigrations(loader: ModelLoader, engine: LintEngine, options: MigrationCheckOptions) {
-        guard engine.rules.contains(where: { $0 is any MigrationRule.Type }) else { return }
+        guard engine.checksMigrations else { return }
         var bundles: [String] = []
         for report in reports {
             if let bundle = report.model.version.bundlePath, report.model.version.bundleVersionNames.count >= 2,
