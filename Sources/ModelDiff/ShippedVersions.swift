@@ -14,6 +14,42 @@ public enum VersionBase: Hashable, Sendable {
     case none
 }
 
+extension VersionBase {
+    /// The base `--since` or `migration.since` names: `none`, `HEAD`, or any other revision
+    /// (a branch, a tag, a commit, `HEAD~2`), which git resolves when the base is read. Throws
+    /// for text that cannot be a revision and that git would misread: nothing, a line break or
+    /// other control character, or a leading `-`, which git takes for an option.
+    public init(argument: String) throws(InvalidVersionBase) {
+        switch argument {
+        case "none": self = .none
+        case "HEAD": self = .head
+        default:
+            if argument.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw InvalidVersionBase(argument: argument, problem: "is empty")
+            }
+            if argument.hasPrefix("-") {
+                throw InvalidVersionBase(argument: argument, problem: "starts with '-', which git reads as an option")
+            }
+            if argument.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw InvalidVersionBase(argument: argument, problem: "holds a control character")
+            }
+            self = .revision(argument)
+        }
+    }
+}
+
+/// A `--since` value that cannot name a revision.
+public struct InvalidVersionBase: Error, Hashable, Sendable, CustomStringConvertible {
+    public var argument: String
+    /// Lowercase, e.g. "is empty".
+    public var problem: String
+
+    public var description: String {
+        PrintableText.escaped("'\(argument)' is not a git revision: it \(problem); "
+            + "give a branch, tag or commit, 'HEAD', or 'none'")
+    }
+}
+
 /// What a base holds of one version's `contents`.
 public struct BaseContents: Sendable {
     /// The base's bytes.

@@ -45,6 +45,29 @@ import Testing
         }
     }
 
+    /// A base git would misread is refused before anything is linted, from the command line or
+    /// the configuration, naming where it came from.
+    @Test func aBaseThatCannotBeARevisionIsExitTwo() throws {
+        let bundle = "\(Self.migrations)/RemoveAttribute/Model.xcdatamodeld"
+        let option = try MomlintProcess.run(["lint", bundle, "--since=--output=x"])
+        #expect(option.status == 2)
+        #expect(option.standardError == "error: --since: '--output=x' is not a git revision: it starts with '-', "
+            + "which git reads as an option; give a branch, tag or commit, 'HEAD', or 'none'\n")
+        #expect(option.standardOutput.isEmpty)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-since-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let configuration = folder.appendingPathComponent("momlint.yml")
+        try "migration:\n  since: \" \"\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let configured = try MomlintProcess.run(["lint", bundle, "--config", configuration.path])
+        #expect(configured.status == 2)
+        #expect(configured.standardError == "error: migration.since: ' ' is not a git revision: it is empty; "
+            + "give a branch, tag or commit, 'HEAD', or 'none'\n")
+        // The command line wins over the configuration.
+        #expect(try MomlintProcess.run(["lint", bundle, "--config", configuration.path, "--since", "none"]).status == 0)
+    }
+
     @Test func versionsListsTheOrderAndEachVerdict() throws {
         let output = try MomlintProcess.run(["versions", "\(Self.migrations)/TypeChangeWithMappingModel/Typed.xcdatamodeld"])
         #expect(output.status == 0, "\(output.standardError)")
