@@ -121,7 +121,8 @@ struct LintCommand: ParsableCommand {
             allOlderVersions: allVersions || configuration.migration.allVersions == true,
             base: versionBase,
             versionOrder: configuration.migration.versionOrder,
-            mappingSearchPaths: configuration.paths(arguments: paths)))
+            // The folders linted: with only SwiftData folders named, not the working directory.
+            mappingSearchPaths: modelPaths + swiftDataPaths.filter { !modelPaths.contains($0) }))
         run = configuration.applied(to: configuration.excluding(from: run))
         var inputFailed = !run.loadFailures.isEmpty
         if let writeBaseline {

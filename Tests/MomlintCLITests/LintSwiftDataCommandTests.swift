@@ -50,6 +50,33 @@ struct LintSwiftDataCommandTests {
         #expect(option.standardError.contains("Linted 2 models"), "\(option.standardError)")
     }
 
+    /// Mapping models are looked for in the folders linted: with only `--swiftdata` named, that
+    /// is the SwiftData folder, not the whole working directory, as `lint FOLDER` would not.
+    @Test("with only --swiftdata, mapping models are looked for in its folder, as `lint FOLDER` does")
+    func mappingModelsOfSwiftDataFolders() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-swiftdata-\(UUID().uuidString)")
+        let app = folder.appendingPathComponent("App")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Elsewhere"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let typed = MomlintProcess.packageRoot.appendingPathComponent("Fixtures/Models/Migrations/TypeChangeWithMappingModel")
+        try FileManager.default.copyItem(at: typed.appendingPathComponent("Typed.xcdatamodeld"),
+                                         to: app.appendingPathComponent("Typed.xcdatamodeld"))
+        try FileManager.default.copyItem(at: typed.appendingPathComponent("TypedToTyped2.xcmappingmodel"),
+                                         to: folder.appendingPathComponent("Elsewhere/TypedToTyped2.xcmappingmodel"))
+        try FileManager.default.copyItem(
+            at: MomlintProcess.packageRoot.appendingPathComponent("Fixtures/SwiftData/CleanApp/Note.swift"),
+            to: app.appendingPathComponent("Note.swift"))
+        let finding = "App/Typed.xcdatamodeld/Model 2.xcdatamodel/contents:4:9: error: migrating stores of 'Model' to 'Model 2': "
+            + "'Note.rating' type 'String' → 'Integer 16' cannot be inferred by lightweight migration (134140)"
+        let coreData = try MomlintProcess.run(["lint", "App"], in: folder)
+        #expect(coreData.status == 1)
+        #expect(coreData.standardOutput.contains(finding), "\(coreData.standardOutput)")
+        let swiftData = try MomlintProcess.run(["lint", "--swiftdata", "App"], in: folder)
+        #expect(swiftData.status == 1, "\(swiftData.standardError)")
+        #expect(swiftData.standardOutput.contains(finding), "\(swiftData.standardOutput)")
+    }
+
     @Test("export and graph take a SwiftData folder as their model")
     func exportAndGraph() throws {
         let export = try MomlintProcess.run(["export", "--swiftdata", "Fixtures/SwiftData/CleanApp", "--compact"])
