@@ -10,14 +10,18 @@ struct LintSwiftDataCommandTests {
         let result = try MomlintProcess.run(["lint", "--swiftdata", "Fixtures/SwiftData/App"])
         #expect(result.status == 1, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.count == 12)
+        #expect(lines.count == 13)
         #expect(lines.contains(
             "Fixtures/SwiftData/App/Voucher.swift:7:29: error: CloudKit integration does not support unique constraints: "
                 + "'Voucher' is constrained on 'code'; remove the constraint and deduplicate in code (cloudkit_unique_constraint)"))
         #expect(lines.contains(
             "Fixtures/SwiftData/App/Traveler.swift:10:9: warning: 'Traveler.trips' has no inverse; add one on 'Trip' "
                 + "(e.g. 'travelers') (missing_inverse)"))
-        #expect(result.standardError.contains("Linted 1 model: 8 errors, 4 warnings."))
+        #expect(lines.contains(
+            "Fixtures/SwiftData/App/Luggage.swift:8:9: warning: 'Luggage.weightInGrams' is 'UInt32', but Core Data stores "
+                + "only signed integers and SwiftData does not document how it keeps an unsigned value (up to 4294967295); "
+                + "declare it 'Int64', which holds every UInt32 (unsigned_integer_attribute)"))
+        #expect(result.standardError.contains("Linted 1 model: 8 errors, 5 warnings."))
     }
 
     @Test("the corrected app is silent and exits 0")
