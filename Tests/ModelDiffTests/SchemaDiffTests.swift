@@ -1,6 +1,6 @@
 import DataModel
 import Foundation
-import ModelDiff
+@testable import ModelDiff
 import Testing
 
 /// Each classification, on the two-version fixtures in `Fixtures/Models/Migrations/`.
@@ -191,5 +191,17 @@ import Testing
         mappings = MappingModels(documents: ["x.xcmappingmodel": xml])
         #expect(!mappings.covers(from: "Model", to: "Model 2"))
         #expect(mappings.covers(from: "OldModel", to: "Model 2"))
+    }
+
+    /// Each folder is walked once: a folder inside another searched one is dropped, unless a
+    /// skipped folder (build output) lies between them, which the outer walk would not enter.
+    @Test func mappingSearchWalksNestedFoldersOnce() {
+        #expect(MappingModels.outermost(["/p", "/p/App", "/p/./App/", "/q", "/p"]) == ["/p", "/q"])
+        #expect(MappingModels.outermost(["/p/App", "/p"]) == ["/p"])
+        #expect(MappingModels.outermost(["/p", "/p/.build/x", "/pq"]) == ["/p", "/p/.build/x", "/pq"])
+        let found = MappingModels(searching: [Fixtures.path("Fixtures/Models/Migrations"),
+                                              Fixtures.path("Fixtures/Models/Migrations/TypeChangeWithMappingModel")])
+        #expect(found.documents.count == 1)
+        #expect(found.covers(from: "Model", to: "Model 2", inBundle: "Typed.xcdatamodeld"))
     }
 }
