@@ -138,7 +138,7 @@ let package = Package(
         // What several test targets share (fixtures, readers of their output); not a test target,
         // and `PackageManifestTests` allows no other folder under Tests/ that is not one.
         .target(name: "MomlintTestSupport", dependencies: ["DataModel"], path: "Tests/MomlintTestSupport"),
-        .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
+        .testTarget(name: "DataModelTests", dependencies: ["DataModel", "MomlintTestSupport"]),
         .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
         .testTarget(name: "SafeYAMLTests", dependencies: ["SafeYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
@@ -167,7 +167,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
-        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel"]),
+        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel", "MomlintTestSupport"]),
         // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
         .testTarget(
             name: "ProcessAdapterTests",

@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import Testing
+import MomlintTestSupport
 
 /// Which files a path names, which version of a bundle is read, and how that is said.
 @Suite struct ModelLoaderTests {

@@ -2,6 +2,7 @@ import DataModel
 import Foundation
 @testable import ModelDiff
 import Testing
+import MomlintTestSupport
 
 /// Each classification, on the two-version fixtures in `Fixtures/Models/Migrations/`.
 @Suite struct SchemaDiffTests {
