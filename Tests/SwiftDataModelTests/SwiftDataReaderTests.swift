@@ -216,9 +216,16 @@ import Testing
             }
             @Model class Part { var item: Item? }
             """)
-        let messages = LintEngine().lint(model).map(\.message)
-        #expect(messages.contains { $0.contains("allows external storage but is String, not Data") })
-        #expect(messages.contains { $0.contains("has minimumModelCount 5 above maximumModelCount 2") })
+        let findings = LintEngine().lint(model)
+        // The whole message, so that no XML spelling (`Binary`, `minCount`) is left anywhere in it.
+        #expect(findings.filter { $0.ruleID == "external_storage_on_non_binary" }.map(\.message) == [
+            "'Item.title' allows external storage but is String, not Data; turn external storage off, "
+                + "or make it Data if it holds large data",
+        ])
+        #expect(findings.filter { $0.ruleID == "invalid_relationship_count" }.map(\.message) == [
+            "'Item.parts' has minimumModelCount 5 above maximumModelCount 2, so no non-empty value is valid; "
+                + "make minimumModelCount at most maximumModelCount (0 means no maximum)",
+        ])
     }
 
     /// Core Data has no unsigned integers: each unsigned property is read as the smallest signed
