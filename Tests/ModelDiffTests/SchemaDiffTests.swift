@@ -95,8 +95,11 @@ import MomlintTestSupport
         let parents = diff.changes.filter { $0.aspect == .parentEntity }
         #expect(parents.map(\.entityName) == ["Photo", "Video"])
         #expect(parents.allSatisfy { !$0.lightweight && $0.hashChanging })
-        // The caption moved up into Media: no loss for Photo or Video.
+        // The caption moved up into Media: no loss for Photo or Video, so Media's addition and the
+        // two new parents are the whole diff.
         #expect(!diff.changes.contains { $0.kind == .removed && $0.element == .attribute })
+        #expect(diff.changes.map { "\($0.kind.rawValue) \($0.element.rawValue) \($0.entityName)" }
+            == ["added entity Media", "changed entity Photo", "changed entity Video"])
         #expect(diff.verdict == .notInferable)
     }
 
