@@ -135,7 +135,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DataModelTests", dependencies: ["DataModel"]),
+        // What several test targets share (fixtures, readers of their output); not a test target,
+        // and `PackageManifestTests` allows no other folder under Tests/ that is not one.
+        .target(name: "MomlintTestSupport", dependencies: ["DataModel"], path: "Tests/MomlintTestSupport"),
+        .testTarget(name: "DataModelTests", dependencies: ["DataModel", "MomlintTestSupport"]),
         .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
         .testTarget(name: "SafeYAMLTests", dependencies: ["SafeYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
@@ -150,7 +153,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["Conformance", "ReferenceStore", "DataModel", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Conformance", "ReferenceStore", "DataModel", "MomlintTestSupport",
+                           .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "ModelGeneratorTests", dependencies: ["ModelGenerator", "DataModel", "Linting"]),
         // Kills a saving child process at many points and checks the file holds one whole state.
@@ -163,7 +167,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
-        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel"]),
+        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel", "MomlintTestSupport"]),
         // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
         .testTarget(
             name: "ProcessAdapterTests",
@@ -172,7 +176,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportingTests",
-            dependencies: ["Reporting", "Configuring", "Linting", "DataModel"],
+            dependencies: ["Reporting", "Configuring", "Linting", "DataModel", "MomlintTestSupport"],
             exclude: ["Expected", "Fixtures", "Schemas"]
         ),
         // `swift package lint-models`: lints the models of the package it runs in. It builds
@@ -205,6 +209,7 @@ if Context.environment["MOMLINT_HOOK_BUILD"] == "1" {
     package.products = package.products.filter { $0.name == "momlint" }
     package.targets = package.targets.filter { target in
         target.type != .test && target.type != .plugin && !heavyTargets.contains(target.name)
+            && !(target.path?.hasPrefix("Tests/") ?? false)
     }
     for target in package.targets where target.type == .regular || target.type == .executable {
         target.dependencies = target.dependencies.filter { dependency in

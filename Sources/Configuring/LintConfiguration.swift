@@ -136,14 +136,15 @@ public struct LintConfiguration: Sendable {
     /// An engine running this configuration's rules with its severities and options. Throws
     /// the first option a rule rejects, so a typo fails loudly instead of running defaults.
     public func engine(catalogue: [any Rule.Type] = RuleCatalogue.all) throws(ConfigurationDiagnostic) -> LintEngine {
-        let engine = LintEngine(rules: rules(from: catalogue),
-                                severityOverrides: ruleSettings.compactMapValues(\.severity),
-                                options: ruleSettings.mapValues(\.options).filter { !$0.value.isEmpty })
-        if let (ruleID, error) = engine.optionErrors().first {
+        do throws(RejectedRuleOption) {
+            return try LintEngine(rules: rules(from: catalogue),
+                                  severityOverrides: ruleSettings.compactMapValues(\.severity),
+                                  options: ruleSettings.mapValues(\.options).filter { !$0.value.isEmpty })
+        } catch {
             throw ConfigurationDiagnostic(.error, file: files.last ?? ConfigurationFile.defaultName,
-                                          message: ConfigurationWording.invalidOption(rule: ruleID, problem: error.description))
+                                          message: ConfigurationWording.invalidOption(rule: error.ruleID,
+                                                                                      problem: error.error.description))
         }
-        return engine
     }
 
     /// The paths to lint: those on the command line, else `included`, else the working directory.

@@ -92,6 +92,15 @@ public struct Model: Sendable {
         }
     }
 
+    /// The same model as another version of its bundle sees it (the loader's view of which
+    /// version is current), sharing everything else, the lookup tables included.
+    public func replacingVersion(with version: ModelVersion) -> Model {
+        Model(file: file, version: version, entities: entities, configurations: configurations,
+              fetchRequests: fetchRequests, composites: composites, userInfo: userInfo,
+              unknownElements: unknownElements, xmlAttributes: xmlAttributes, location: location,
+              index: index, origin: origin)
+    }
+
     // MARK: Entities
 
     public func entity(named name: String) -> Entity? {

@@ -7,25 +7,56 @@ import Foundation
 /// options by rule id. The model's own `momlint:disable` entries are honoured here, once for
 /// every rule, so no rule has to know about suppressions.
 public struct LintEngine: Sendable {
-    public var rules: [any Rule.Type]
+    public let rules: [any Rule.Type]
     /// Severities that replace a rule's default, by rule id.
-    public var severityOverrides: [String: Severity]
+    public let severityOverrides: [String: Severity]
     /// Options for rules that take them (`ConfigurableRule`), by rule id.
-    public var options: [String: RuleOptions]
+    public let options: [String: RuleOptions]
+    /// Each of `rules` built once with its options, in the same order.
+    private let instances: [any Rule]
+    /// The positions in `rules` of the migration rules, which `lintMigrations` runs.
+    let migrationRuleIndices: [Int]
 
+    /// An engine whose rules run with their default options.
+    public init(rules: [any Rule.Type] = RuleCatalogue.all, severityOverrides: [String: Severity] = [:]) {
+        self.init(rules: rules, severityOverrides: severityOverrides, options: [:], instances: rules.map { $0.init() })
+    }
+
+    /// An engine with rule options. Each rule is built here, once; the first option a rule
+    /// rejects (in `rules` order) is thrown, so a typo fails loudly instead of running defaults.
     public init(rules: [any Rule.Type] = RuleCatalogue.all, severityOverrides: [String: Severity] = [:],
-                options: [String: RuleOptions] = [:]) {
+                options: [String: RuleOptions]) throws(RejectedRuleOption) {
+        var instances: [any Rule] = []
+        instances.reserveCapacity(rules.count)
+        for rule in rules {
+            do throws(RuleOptionError) {
+                instances.append(try Self.makeRule(rule, options: options))
+            } catch {
+                throw RejectedRuleOption(ruleID: rule.description.id, error: error)
+            }
+        }
+        self.init(rules: rules, severityOverrides: severityOverrides, options: options, instances: instances)
+    }
+
+    private init(rules: [any Rule.Type], severityOverrides: [String: Severity], options: [String: RuleOptions],
+                 instances: [any Rule]) {
         self.rules = rules
         self.severityOverrides = severityOverrides
         self.options = options
+        self.instances = instances
+        // The category first: a failing dynamic cast searches every protocol conformance in the
+        // binary, which for every rule would cost more at start-up than linting a small model.
+        migrationRuleIndices = rules.indices.filter { index in
+            rules[index].description.category == .migration && instances[index] is any MigrationRule
+        }
     }
+
+    /// The rule at `index` of `rules`, built with its options.
+    func instance(at index: Int) -> any Rule { instances[index] }
 
     public func lint(_ model: Model) -> [Finding] {
         let suppressions = Suppressions(model: model)
         let linted = LintedModel(model)
-        // Options were checked by `optionErrors()` when the configuration was read; a rule
-        // whose options still fail runs with its defaults rather than not at all.
-        let instances: [any Rule] = rules.map { rule in (try? makeRule(rule)) ?? rule.init() }
         let violations = Self.violations(of: instances, in: linted)
         var findings: [Finding] = []
         for (rule, ruleViolations) in zip(rules, violations) {
@@ -67,8 +98,8 @@ public struct LintEngine: Sendable {
         severityOverrides[rule.description.id] ?? rule.description.defaultSeverity
     }
 
-    /// The rule with its configured options; `init()` when it takes none or none are set.
-    public func makeRule(_ rule: any Rule.Type) throws(RuleOptionError) -> any Rule {
+    /// The rule with its options; `init()` when it takes none or none are set.
+    private static func makeRule(_ rule: any Rule.Type, options: [String: RuleOptions]) throws(RuleOptionError) -> any Rule {
         // Options first: a dynamic cast searches every protocol conformance in the binary when
         // it fails, which at start-up costs more than linting a small model.
         if let options = options[rule.description.id], let configurable = rule as? any ConfigurableRule.Type {
@@ -76,19 +107,20 @@ public struct LintEngine: Sendable {
         }
         return rule.init()
     }
+}
 
-    /// Every configured option a rule rejects, by rule id, so a configuration can report them
-    /// before anything is linted.
-    public func optionErrors() -> [(ruleID: String, error: RuleOptionError)] {
-        rules.compactMap { rule -> (ruleID: String, error: RuleOptionError)? in
-            do throws(RuleOptionError) {
-                _ = try makeRule(rule)
-                return nil
-            } catch {
-                return (rule.description.id, error)
-            }
-        }
+/// A rule option the rule rejects, found when the engine is built.
+public struct RejectedRuleOption: Error, Hashable, Sendable, CustomStringConvertible {
+    public var ruleID: String
+    public var error: RuleOptionError
+
+    public init(ruleID: String, error: RuleOptionError) {
+        self.ruleID = ruleID
+        self.error = error
     }
+
+    /// e.g. "rule 'too_many_properties': option 'limit' expects a whole number, not 'many'".
+    public var description: String { "rule '\(ruleID)': \(error)" }
 }
 
 /// One slot per concurrent task: each task writes only its own index, and the slots are read

@@ -24,56 +24,69 @@ public struct MigrationCheckOptions: Sendable {
 
 extension LintRun {
     /// Runs the engine's migration rules over every bundle of two or more versions that this
-    /// run linted, adding their findings to the current version's report. Bundles are loaded
-    /// again with every version; a version that fails to load is reported once, like any input.
+    /// run linted, adding their findings to the current version's report. The versions the run
+    /// loaded are reused; only the others are read, and a version that fails to load is
+    /// reported once, like any input.
     public mutating func checkMigrations(loader: ModelLoader, engine: LintEngine, options: MigrationCheckOptions) {
-        guard engine.rules.contains(where: { $0 is any MigrationRule.Type }) else { return }
+        guard engine.checksMigrations else { return }
         var bundles: [String] = []
+        var linted: [String: [Model]] = [:]
         for report in reports {
-            if let bundle = report.model.version.bundlePath, report.model.version.bundleVersionNames.count >= 2,
-               !bundles.contains(bundle) {
-                bundles.append(bundle)
-            }
+            guard let bundle = report.model.version.bundlePath, report.model.version.bundleVersionNames.count >= 2
+            else { continue }
+            if linted[bundle] == nil { bundles.append(bundle) }
+            linted[bundle, default: []].append(report.model)
         }
         guard !bundles.isEmpty else { return }
-        var allVersions = loader
-        allVersions.loadsAllVersions = true
-        let knownFailures = Set(loadFailures.map(\.description))
-        let linted = MappingModels(searching: options.mappingSearchPaths)
+        // Shipped versions are read (git, a lock file) only for the rule that compares with them.
+        let readsBase = options.base != .none
+            && engine.rules.contains { $0.description.id == ShippedVersionModifiedRule.description.id }
+        // One walk for every bundle: the linted paths and each bundle's own folder.
+        let mappings = MappingModels(searching: options.mappingSearchPaths + bundles.map { bundle in
+            let folder = (bundle as NSString).deletingLastPathComponent
+            return folder.isEmpty ? "." : folder
+        })
         for bundlePath in bundles {
-            let loaded = allVersions.load(paths: [bundlePath])
-            loadFailures += loaded.failures.filter { !knownFailures.contains($0.description) }
+            // A version whose failure this run reported already is not read again.
+            let versionNames = linted[bundlePath]?.first?.version.bundleVersionNames ?? []
+            let failed = Set(versionNames.filter { name in
+                let folder = bundlePath + "/" + name + ".xcdatamodel"
+                return loadFailures.contains { $0.path == folder || $0.path.hasPrefix(folder + "/") }
+            })
+            let loaded = loader.loadAllVersions(ofBundle: bundlePath, reusing: linted[bundlePath] ?? [], skipping: failed)
+            loadFailures += loaded.failures
             guard let bundle = BundleVersions.group(loaded.models, configuredOrder: options.versionOrder).first,
                   bundle.versions.count >= 2 else { continue }
-            let folder = (bundlePath as NSString).deletingLastPathComponent
-            let beside = MappingModels(searching: [folder.isEmpty ? "." : folder])
+            var base: BundleBase?
+            if readsBase {
+                do {
+                    base = try ShippedVersions.base(ofBundle: bundlePath, at: options.base)
+                } catch {
+                    loadFailures.append(LoadError(path: bundlePath, reason: .unreadable(error.description)))
+                }
+            }
+            let bundleName = (bundlePath as NSString).lastPathComponent
             var pairs: [MigrationPair] = []
             let compared = Set(bundle.migrationSources(allEarlier: options.allOlderVersions).map(\.file))
             // Every non-current version is checked against the base (shipped_version_modified);
             // only the previous (or every earlier) one is compared with the current one.
             for older in bundle.older {
-                let compares = compared.contains(older.file)
-                let bases: [BaseContents]
-                do {
-                    bases = try ShippedVersions.contents(of: older.file, bundle: bundlePath,
-                                                        versionName: older.version.name, base: options.base)
-                } catch {
-                    loadFailures.append(LoadError(path: bundlePath, reason: .unreadable(error.description)))
-                    bases = []
-                }
-                let bundleName = (bundlePath as NSString).lastPathComponent
-                let covered = beside.covers(from: older.version.name, to: bundle.current.version.name, inBundle: bundleName)
-                    || linted.covers(from: older.version.name, to: bundle.current.version.name, inBundle: bundleName)
-                let first = bases.first { $0.stagedBytes == nil }
+                let bases = base?.contents(of: older.file, versionName: older.version.name) ?? []
+                let committed = bases.first { $0.stagedBytes == nil }
+                let committedModel = committed.flatMap { baseModel($0.bytes, like: older, loader: loader) }
                 pairs.append(MigrationPair(
-                    older: older, current: bundle.current, hasMappingModel: covered, comparesMigration: compares,
-                    olderAtBase: first.flatMap { baseModel($0.bytes, like: older, loader: loader) }, baseName: first?.name))
-                // An edit staged in the index but not in the working tree: checked on its own.
+                    older: older, current: bundle.current,
+                    hasMappingModel: mappings.covers(from: older.version.name, to: bundle.current.version.name, inBundle: bundleName),
+                    comparesMigration: compared.contains(older.file), olderAtBase: committedModel, baseName: committed?.name))
+                // An edit staged in the index but not in the working tree: checked on its own,
+                // against the committed file parsed above.
                 for staged in bases where staged.stagedBytes != nil {
                     if let stagedModel = baseModel(staged.stagedBytes ?? [], like: older, loader: loader) {
                         pairs.append(MigrationPair(
                             older: stagedModel, current: bundle.current, comparesMigration: false,
-                            olderAtBase: baseModel(staged.bytes, like: older, loader: loader), baseName: staged.name))
+                            olderAtBase: staged.bytes == committed?.bytes ? committedModel
+                                : baseModel(staged.bytes, like: older, loader: loader),
+                            baseName: staged.name))
                     }
                 }
             }

@@ -61,13 +61,16 @@ extension Violation {
 }
 
 extension LintEngine {
+    /// True when the engine runs a migration rule.
+    public var checksMigrations: Bool { !migrationRuleIndices.isEmpty }
+
     /// The findings of the engine's migration rules over each pair, in report order. Severity
     /// overrides and options apply as for any rule; `momlint:disable` entries are read from the
     /// version each finding is located in.
     public func lintMigrations(_ pairs: [MigrationPair]) -> [Finding] {
-        let migrationRules = rules.compactMap { rule -> (any Rule.Type, any MigrationRule)? in
-            guard let instance = ((try? makeRule(rule)) ?? rule.init()) as? any MigrationRule else { return nil }
-            return (rule, instance)
+        let migrationRules = migrationRuleIndices.compactMap { index -> (any Rule.Type, any MigrationRule)? in
+            guard let rule = instance(at: index) as? any MigrationRule else { return nil }
+            return (rules[index], rule)
         }
         guard !migrationRules.isEmpty else { return [] }
         var findings: [Finding] = []

@@ -19,6 +19,7 @@ public enum RuleCatalogue {
         DefaultValueInvalidRule.self,
         TransformableWithoutTransformerRule.self,
         ExternalStorageOnNonBinaryRule.self,
+        UnsignedIntegerAttributeRule.self,
         TooManyPropertiesRule.self,
         TransientInverseMismatchRule.self,
         // Delete rules

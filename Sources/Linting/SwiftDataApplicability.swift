@@ -79,6 +79,8 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "model_property_not_in_class": .doesNotApply(sourcesRule),
         "optionality_mismatch": .doesNotApply(sourcesRule),
         "scalar_type_mismatch": .doesNotApply(sourcesRule),
+        "unsigned_integer_attribute": .applies(
+            "A stored property declared `UInt`, `UInt8`, `UInt16`, `UInt32` or `UInt64` (a model file cannot declare one)."),
         "unsigned_managed_property": .doesNotApply(sourcesRule),
     ]
 

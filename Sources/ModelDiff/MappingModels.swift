@@ -15,15 +15,19 @@ public struct MappingModels: Sendable {
         self.documents = documents
     }
 
-    /// Looks for mapping models under each folder (not descending into build output).
+    /// Folders a search never enters: build output and dependencies.
+    static let skippedFolderNames: Set<String> = [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules"]
+
+    /// Looks for mapping models under each folder (not descending into build output). A folder
+    /// inside another one searched is not walked again.
     public init(searching folders: [String]) {
         let fileManager = FileManager.default
         var seen = Set<String>()
-        for folder in folders {
+        for folder in Self.outermost(folders) {
             guard let enumerator = fileManager.enumerator(atPath: folder) else { continue }
             while let relative = enumerator.nextObject() as? String {
                 let name = (relative as NSString).lastPathComponent
-                if [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules"].contains(name) {
+                if Self.skippedFolderNames.contains(name) {
                     enumerator.skipDescendants()
                     continue
                 }
@@ -41,6 +45,23 @@ public struct MappingModels: Sendable {
                     documents[path] = ""
                 }
             }
+        }
+    }
+
+    /// `folders` less each one a walk of another would visit: the same folder spelled again, or
+    /// one inside another below no skipped folder. In the order given.
+    static func outermost(_ folders: [String]) -> [String] {
+        let absolute = folders.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        return folders.indices.compactMap { index in
+            let path = absolute[index]
+            let visitedElsewhere = absolute.indices.contains { other in
+                guard other != index else { return false }
+                if absolute[other] == path { return other < index }
+                let prefix = absolute[other].hasSuffix("/") ? absolute[other] : absolute[other] + "/"
+                guard path.hasPrefix(prefix) else { return false }
+                return !path.dropFirst(prefix.count).split(separator: "/").contains { skippedFolderNames.contains(String($0)) }
+            }
+            return visitedElsewhere ? nil : folders[index]
         }
     }
 

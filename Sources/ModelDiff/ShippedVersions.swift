@@ -14,6 +14,42 @@ public enum VersionBase: Hashable, Sendable {
     case none
 }
 
+extension VersionBase {
+    /// The base `--since` or `migration.since` names: `none`, `HEAD`, or any other revision
+    /// (a branch, a tag, a commit, `HEAD~2`), which git resolves when the base is read. Throws
+    /// for text that cannot be a revision and that git would misread: nothing, a line break or
+    /// other control character, or a leading `-`, which git takes for an option.
+    public init(argument: String) throws(InvalidVersionBase) {
+        switch argument {
+        case "none": self = .none
+        case "HEAD": self = .head
+        default:
+            if argument.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw InvalidVersionBase(argument: argument, problem: "is empty")
+            }
+            if argument.hasPrefix("-") {
+                throw InvalidVersionBase(argument: argument, problem: "starts with '-', which git reads as an option")
+            }
+            if argument.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw InvalidVersionBase(argument: argument, problem: "holds a control character")
+            }
+            self = .revision(argument)
+        }
+    }
+}
+
+/// A `--since` value that cannot name a revision.
+public struct InvalidVersionBase: Error, Hashable, Sendable, CustomStringConvertible {
+    public var argument: String
+    /// Lowercase, e.g. "is empty".
+    public var problem: String
+
+    public var description: String {
+        PrintableText.escaped("'\(argument)' is not a git revision: it \(problem); "
+            + "give a branch, tag or commit, 'HEAD', or 'none'")
+    }
+}
+
 /// What a base holds of one version's `contents`.
 public struct BaseContents: Sendable {
     /// The base's bytes.
@@ -45,40 +81,26 @@ public enum ShippedVersions {
         return trimmed + ".momlint-lock.json"
     }
 
-    /// The base of `file` (a version's `contents`): from the bundle's lock file when there is
-    /// one, else from git at `base`. Nil when the base does not hold the file (a version added
-    /// since) or there is no base at all.
-    public static func contents(of file: String, bundle: String, versionName: String,
-                                base: VersionBase) throws(Failure) -> [BaseContents] {
-        if base == .none { return [] }
+    /// The base of one bundle's versions, decided once for the bundle: its lock file (with
+    /// `.head`, when one exists beside it), else git at `base`. Nil when there is no base: `.none`,
+    /// or a bundle outside any git work tree. Throws when the lock file cannot be read or the
+    /// revision is not a commit.
+    public static func base(ofBundle bundle: String, at base: VersionBase) throws(Failure) -> BundleBase? {
+        if base == .none { return nil }
         let lock = lockFilePath(forBundle: bundle)
         if case .head = base, FileManager.default.fileExists(atPath: lock) {
-            let locked = try VersionsLock.read(from: lock)
-            guard let text = locked.versions.first(where: { $0.name == versionName })?.contents else { return [] }
-            return [BaseContents(bytes: Array(text.utf8), name: (lock as NSString).lastPathComponent)]
+            return BundleBase(source: .lock(try VersionsLock.read(from: lock), name: (lock as NSString).lastPathComponent))
         }
-        let folder = (file as NSString).deletingLastPathComponent
-        let name = (file as NSString).lastPathComponent
-        guard isInsideWorkTree(folder) else { return [] }
+        let folder = bundle.isEmpty ? "." : bundle
+        guard isInsideWorkTree(folder) else { return nil }
         switch base {
         case .head:
-            // The committed file, compared with the working tree (the caller's model) and, when
-            // the index differs from both, with the staged file too.
-            guard let committed = show("HEAD:./\(name)", in: folder) else { return [] }
-            var result = [BaseContents(bytes: committed, name: "HEAD")]
-            let working = FileManager.default.contents(atPath: file).map(Array.init)
-            if let staged = show(":./\(name)", in: folder), staged != committed, staged != working {
-                result.append(BaseContents(bytes: committed, name: "HEAD (in the index)", stagedBytes: staged))
-            }
-            return result
+            return BundleBase(source: .head)
         case .revision(let revision):
-            guard git(["rev-parse", "--verify", "--quiet", revision + "^{commit}"], in: folder) != nil else {
-                throw Failure(description: "'\(revision)' is not a commit in the git repository of \(folder)")
-            }
-            guard let bytes = show("\(revision):./\(name)", in: folder) else { return [] }
-            return [BaseContents(bytes: bytes, name: revision)]
+            return BundleBase(source: .revision(try GitRevision(
+                revision, in: folder, notACommit: "'\(revision)' is not a commit in the git repository of \(folder)")))
         case .none:
-            return []
+            return nil
         }
     }
 
@@ -86,14 +108,29 @@ public enum ShippedVersions {
     /// git work tree or the revision is not a commit; nil when the commit has no such file.
     public static func committedContents(of file: String, at revision: String) throws(Failure) -> [UInt8]? {
         let folder = (file as NSString).deletingLastPathComponent
-        let name = (file as NSString).lastPathComponent
         guard isInsideWorkTree(folder.isEmpty ? "." : folder) else {
             throw Failure(description: "\(file) is not in a git work tree")
         }
-        guard git(["rev-parse", "--verify", "--quiet", revision + "^{commit}"], in: folder.isEmpty ? "." : folder) != nil else {
-            throw Failure(description: "'\(revision)' is not a commit")
+        return try GitRevision(revision, in: folder.isEmpty ? "." : folder, notACommit: "'\(revision)' is not a commit")
+            .contents(of: file)
+    }
+
+    /// A revision verified once to be a commit, whose files are then read as blobs.
+    struct GitRevision: Sendable {
+        let revision: String
+
+        init(_ revision: String, in folder: String, notACommit: String) throws(Failure) {
+            guard git(["rev-parse", "--verify", "--quiet", revision + "^{commit}"], in: folder) != nil else {
+                throw Failure(description: notACommit)
+            }
+            self.revision = revision
         }
-        return show("\(revision):./\(name)", in: folder.isEmpty ? "." : folder)
+
+        /// The file (a path in a git work tree) as the revision holds it; nil when it has none.
+        func contents(of file: String) -> [UInt8]? {
+            let folder = (file as NSString).deletingLastPathComponent
+            return show("\(revision):./\((file as NSString).lastPathComponent)", in: folder.isEmpty ? "." : folder)
+        }
     }
 
     static func isInsideWorkTree(_ folder: String) -> Bool {
@@ -104,7 +141,7 @@ public enum ShippedVersions {
     /// The raw bytes of a blob. `cat-file` applies no textconv driver, unlike `git show` for a
     /// blob: with `momlint print` set up as the textconv of `contents` files (docs/migrations.md),
     /// `git show` would hand back the printed text, not the XML.
-    private static func show(_ object: String, in folder: String) -> [UInt8]? {
+    fileprivate static func show(_ object: String, in folder: String) -> [UInt8]? {
         git(["cat-file", "blob", object], in: folder)
     }
 
@@ -129,6 +166,42 @@ public enum ShippedVersions {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return process.terminationStatus == 0 ? Array(data) : nil
+    }
+}
+
+/// Where one bundle's shipped versions are read from, decided once for the bundle
+/// (`ShippedVersions.base(ofBundle:at:)`), so each version costs only the reads of its own file.
+public struct BundleBase: Sendable {
+    enum Source: Sendable {
+        case lock(VersionsLock, name: String)
+        case head
+        case revision(ShippedVersions.GitRevision)
+    }
+
+    let source: Source
+
+    /// What the base holds of `file` (the `contents` of version `versionName`): nothing when it
+    /// does not hold the version (added since). With git `HEAD`, the committed file, compared
+    /// with the working tree (the caller's model) and, when the index differs from both, with
+    /// the staged file too.
+    public func contents(of file: String, versionName: String) -> [BaseContents] {
+        switch source {
+        case .lock(let lock, let name):
+            guard let text = lock.versions.first(where: { $0.name == versionName })?.contents else { return [] }
+            return [BaseContents(bytes: Array(text.utf8), name: name)]
+        case .head:
+            let folder = (file as NSString).deletingLastPathComponent
+            let name = (file as NSString).lastPathComponent
+            guard let committed = ShippedVersions.show("HEAD:./\(name)", in: folder) else { return [] }
+            var result = [BaseContents(bytes: committed, name: "HEAD")]
+            let working = FileManager.default.contents(atPath: file).map(Array.init)
+            if let staged = ShippedVersions.show(":./\(name)", in: folder), staged != committed, staged != working {
+                result.append(BaseContents(bytes: committed, name: "HEAD (in the index)", stagedBytes: staged))
+            }
+            return result
+        case .revision(let revision):
+            return revision.contents(of: file).map { [BaseContents(bytes: $0, name: revision.revision)] } ?? []
+        }
     }
 }
 

@@ -21,7 +21,7 @@ final class ModelClassCollector: SyntaxVisitor {
     // MARK: Classes
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        guard Self.attributes(in: node.attributes).contains(where: { $0.attributeName.trimmedDescription == "Model" })
+        guard SwiftAttributes.contains("Model", in: node.attributes)
         else { return .visitChildren }
         var record = ModelClassRecord(
             name: node.name.identifier?.name ?? node.name.text,
@@ -66,7 +66,7 @@ final class ModelClassCollector: SyntaxVisitor {
         guard !isTypeOrLazy else { return }
         var attributeMacro: AttributeMacro?
         var relationshipMacro: RelationshipMacro?
-        for attribute in Self.attributes(in: variable.attributes) {
+        for attribute in SwiftAttributes.attributes(in: variable.attributes) {
             switch attribute.attributeName.trimmedDescription {
             case "Transient": return
             case "Attribute": attributeMacro = Self.attributeMacro(attribute.arguments)
@@ -123,23 +123,6 @@ final class ModelClassCollector: SyntaxVisitor {
     }
 
     // MARK: Reading macro arguments
-
-    /// The attributes of a declaration, those inside `#if canImport(SwiftData)` … `#endif` too:
-    /// code shared with platforms without SwiftData wraps `@Model` and `@Relationship` so.
-    private static func attributes(in list: AttributeListSyntax) -> [AttributeSyntax] {
-        var found: [AttributeSyntax] = []
-        for element in list {
-            switch element {
-            case .attribute(let attribute):
-                found.append(attribute)
-            case .ifConfigDecl(let conditional):
-                for clause in conditional.clauses {
-                    if case .attributes(let nested)? = clause.elements { found += attributes(in: nested) }
-                }
-            }
-        }
-        return found
-    }
 
     private static func attributeMacro(_ arguments: AttributeSyntax.Arguments?) -> AttributeMacro {
         var macro = AttributeMacro()

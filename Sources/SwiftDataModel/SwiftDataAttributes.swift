@@ -2,16 +2,18 @@ import DataModel
 
 /// How SwiftData stores a stored property that is not a relationship.
 enum SwiftDataAttributes {
-    /// Swift types SwiftData stores as a Core Data attribute type of their own. Unsigned and
-    /// small integers take the smallest Core Data integer that holds them as SwiftData stores
-    /// them (`Int8`/`UInt8` in Integer 16); `Int` and `UInt` are 64 bits on every Apple platform
-    /// SwiftData runs on.
+    /// Swift types SwiftData stores as a Core Data attribute type of their own. `Int8` takes
+    /// Integer 16, the smallest Core Data integer; `Int` is 64 bits on every Apple platform
+    /// SwiftData runs on. Core Data has no unsigned integers, and which attribute type SwiftData
+    /// gives an unsigned property is not documented: each is read as the smallest signed integer
+    /// that holds its range (inferred), so value checks judge the Swift type's range, and rule
+    /// `unsigned_integer_attribute` reports the property.
     static let attributeTypes: [String: AttributeType] = [
         "String": .string, "Substring": .string, "Character": .string,
         "Bool": .boolean,
-        "Int": .integer64, "Int64": .integer64, "UInt": .integer64, "UInt64": .integer64,
-        "Int32": .integer32, "UInt32": .integer32,
-        "Int16": .integer16, "UInt16": .integer16, "Int8": .integer16, "UInt8": .integer16,
+        "Int": .integer64, "Int64": .integer64, "UInt": .integer64, "UInt64": .integer64, "UInt32": .integer64,
+        "Int32": .integer32, "UInt16": .integer32,
+        "Int16": .integer16, "Int8": .integer16, "UInt8": .integer16,
         "Double": .double, "CGFloat": .double, "TimeInterval": .double, "Float": .float,
         "Decimal": .decimal, "Date": .date, "Data": .binary, "UUID": .uuid, "URL": .uri,
     ]

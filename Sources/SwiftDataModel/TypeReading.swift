@@ -1,24 +1,18 @@
+import SourceConsistency
 import SwiftSyntax
 
 /// Reduces Swift types, as written or as an initial value implies them, to `StoredType`.
 enum TypeReading {
-    static func storedType(of type: TypeSyntax) -> StoredType {
+    static func storedType(of written: TypeSyntax) -> StoredType {
+        let (type, optionality) = SwiftAttributes.unwrapped(written)
+        if optionality != .nonOptional {
+            var wrapped = storedType(of: type)
+            wrapped.isOptional = true
+            wrapped.spelling = written.trimmedDescription
+            return wrapped
+        }
+        // Type attributes (`@Sendable`) are not part of the spelling kept.
         let spelling = type.trimmedDescription
-        if let optional = type.as(OptionalTypeSyntax.self) {
-            var wrapped = storedType(of: optional.wrappedType)
-            wrapped.isOptional = true
-            wrapped.spelling = spelling
-            return wrapped
-        }
-        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
-            var wrapped = storedType(of: unwrapped.wrappedType)
-            wrapped.isOptional = true
-            wrapped.spelling = spelling
-            return wrapped
-        }
-        if let attributed = type.as(AttributedTypeSyntax.self) {
-            return storedType(of: attributed.baseType)
-        }
         if let array = type.as(ArrayTypeSyntax.self) {
             return StoredType(shape: .array(element: storedType(of: array.element)), isOptional: false, spelling: spelling)
         }
@@ -39,12 +33,6 @@ enum TypeReading {
             let arguments = generics.arguments.compactMap { argument -> TypeSyntax? in
                 if case .type(let type) = argument.argument { return type }
                 return nil
-            }
-            if name == "Optional" || name == "ImplicitlyUnwrappedOptional", arguments.count == 1 {
-                var wrapped = storedType(of: arguments[0])
-                wrapped.isOptional = true
-                wrapped.spelling = spelling
-                return wrapped
             }
             if name == "Array", arguments.count == 1 {
                 return StoredType(shape: .array(element: storedType(of: arguments[0])), isOptional: false, spelling: spelling)

@@ -79,11 +79,13 @@ struct LintCommand: ParsableCommand {
         let loaded: ConfigurationFile.Loaded
         let engine: LintEngine
         let baselineFile: Baseline?
+        let versionBase: VersionBase
         do {
             writer = try ReportWriter(checking: try reporters.map(ReporterDestination.init(parsing:)))
             loaded = try ConfigurationFile.load(explicitFiles: configurationFiles, otherRuleIDs: Self.sourceRules.map(\.id))
             engine = try loaded.configuration.engine()
             baselineFile = try baseline.map(Baseline.read(from:))
+            versionBase = try Self.versionBase(since: since, configured: loaded.configuration.migration.since)
         } catch {
             print(Self.diagnosticLine(for: error), to: &standardError)
             throw ExitCode.inputError
@@ -115,12 +117,12 @@ struct LintCommand: ParsableCommand {
         run.lintSwiftData(in: swiftDataPaths, engine: engine, loader: loader,
                           usesCloudKit: configuration.swiftDataCloudKit ?? false)
         #endif
-        let since = since ?? configuration.migration.since
         run.checkMigrations(loader: loader, engine: engine, options: MigrationCheckOptions(
             allOlderVersions: allVersions || configuration.migration.allVersions == true,
-            base: since.map { $0 == "none" ? .none : ($0 == "HEAD" ? .head : .revision($0)) } ?? .head,
+            base: versionBase,
             versionOrder: configuration.migration.versionOrder,
-            mappingSearchPaths: configuration.paths(arguments: paths)))
+            // The folders linted: with only SwiftData folders named, not the working directory.
+            mappingSearchPaths: modelPaths + swiftDataPaths.filter { !modelPaths.contains($0) }))
         run = configuration.applied(to: configuration.excluding(from: run))
         var inputFailed = !run.loadFailures.isEmpty
         if let writeBaseline {
@@ -184,6 +186,16 @@ struct LintCommand: ParsableCommand {
 
     /// The rules `--sources` runs besides the engine's: configurable by id like any rule.
     static var sourceRules: [RuleDescription] { SourceRuleCatalogue.all.map { $0.description } }
+
+    /// The base `--since` names, else the configuration's `migration.since`, else `HEAD`.
+    static func versionBase(since: String?, configured: String?) throws(ValidationError) -> VersionBase {
+        guard let argument = since ?? configured else { return .head }
+        do {
+            return try VersionBase(argument: argument)
+        } catch {
+            throw ValidationError("\(since == nil ? "migration.since" : "--since"): \(error)")
+        }
+    }
 
     /// Errors that name their file already read `file:line:column: error: …`; others get the prefix.
     static func diagnosticLine(for error: any Error) -> String {

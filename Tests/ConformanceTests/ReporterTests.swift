@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import MomlintTestSupport
 import ReferenceStore
 import Testing
 
@@ -46,7 +47,7 @@ import Testing
                   <failure type="unexpected-pass" message="passed, but xfail.txt lists it as expected to fail; remove it from the list">S/cascade/d.yaml</failure>
                 </testcase>
                 <testcase classname="conformance.mine.ordered" name="ordered.e" time="0.000">
-                  <skipped message="needs &apos;ordered&apos;, which the adapter does not support"/>
+                  <skipped message="needs 'ordered', which the adapter does not support"/>
                 </testcase>
               </testsuite>
             </testsuites>
@@ -149,6 +150,22 @@ import Testing
         #expect(!report.split(separator: "\n").contains { $0.hasPrefix("::") })
         #expect(!report.unicodeScalars.contains { ["\u{1B}", "\u{07}", "\u{202E}"].contains($0) })
         #expect(report.hasPrefix("FAIL  deny.a (mine) S/deny/a\\n::warning::forged\\u{1B}[2J\\u{7}\\u{202E}.yaml:3: boom\\n::error::x\n"))
+    }
+
+    /// The conformance and lint JUnit reporters escape alike (`XMLText`): a control character
+    /// XML cannot hold becomes U+FFFD (it was `?` here), and a line break in an attribute stays
+    /// a line break for the reader (it was written raw, which a parser reads as a space).
+    @Test(.enabled(if: PythonXMLReader.isAvailable))
+    func junitReadsBackWithControlsReplacedAndLineBreaksKept() throws {
+        let report = JUnitReporter.report([Self.summary], workingDirectory: "/work")
+        #expect(report.contains(#"<failure type="fail" message="boom&#10;::error::x">"#))
+        let elements = try PythonXMLReader.elements(of: report)
+        let failure = try #require(elements.first { $0.tag == "failure" })
+        #expect(failure.attributes["message"] == "boom\n::error::x")
+        #expect(failure.text == "S/deny/a\n::warning::forged\u{FFFD}[2J\u{FFFD}\u{202E}.yaml:3")
+        let tab = RunSummary(adapterName: "a\tb\r\u{0}", results: [], expectedFailures: .none)
+        let suite = try #require(try PythonXMLReader.elements(of: JUnitReporter.report([tab])).first { $0.tag == "testsuite" })
+        #expect(suite.attributes["name"] == "conformance.a\tb\r\u{FFFD}")
     }
 
     @Test func structuredReportersEscapeBidiAndControls() {

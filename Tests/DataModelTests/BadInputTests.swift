@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import Testing
+import MomlintTestSupport
 
 /// Every kind of bad input ends in one clear error naming the file (and the line and
 /// column where there is one), never a crash or a hang.

@@ -1,5 +1,6 @@
 import DataModel
 import Testing
+import MomlintTestSupport
 
 /// Everything.xcdatamodel holds every element and attribute Xcode writes; each is read
 /// into its typed field, and everything unknown is kept.

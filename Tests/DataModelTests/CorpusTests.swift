@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import Testing
+import MomlintTestSupport
 
 /// Real-world models from public projects, in `../shared/corpus/models` when this machine
 /// has them. Every well-formed `contents` file must load.

@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import Testing
+import MomlintTestSupport
 
 /// Every `LoadLimits` bound ends the load with one clear error that names the limit, the
 /// element that crossed it (with its line and column) and what to do; just under a limit,

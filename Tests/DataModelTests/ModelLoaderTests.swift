@@ -1,10 +1,55 @@
 import DataModel
 import Foundation
 import Testing
+import MomlintTestSupport
 
 /// Which files a path names, which version of a bundle is read, and how that is said.
 @Suite struct ModelLoaderTests {
     let versioned = Fixtures.path("Fixtures/Models/Versioned")
+
+    /// The migration check's way in: every version of a bundle, taking the versions a run has
+    /// loaded from it rather than reading them again, with the bundle's view of which is current.
+    @Test func allVersionsReuseTheModelsAlreadyLoaded() throws {
+        let bundle = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld")
+        // Stands for "Notes 2" as a pre-commit hook names it (directly); its one entity shows
+        // whether it was reused or read again from the file.
+        let marker = try ModelLoader().model(
+            fromContents: Array(Fixtures.contents(#"<entity name="Marker"/>"#).utf8),
+            file: bundle + "/Notes 2.xcdatamodel/contents",
+            version: ModelVersion(bundlePath: bundle, name: "Notes 2", bundleVersionNames: ["Notes", "Notes 2"],
+                                  selection: .namedDirectly))
+        let result = ModelLoader().loadAllVersions(ofBundle: bundle, reusing: [marker])
+        #expect(result.failures.isEmpty && result.notes.isEmpty)
+        #expect(result.models.map(\.version.name) == ["Notes", "Notes 2"])
+        #expect(result.models.map(\.version.selection) == [.otherVersion, .declaredCurrent])
+        #expect(result.models[1].entities.map(\.name) == ["Marker"])
+        #expect(result.models[0].file == bundle + "/Notes.xcdatamodel/contents")
+        #expect(result.models[0].entity(named: "Note") != nil)
+
+        // A version whose failure was reported already is left out, not read again.
+        let skipping = ModelLoader().loadAllVersions(ofBundle: bundle, reusing: [marker], skipping: ["Notes"])
+        #expect(skipping.models.map(\.version.name) == ["Notes 2"])
+    }
+
+    /// A broken `.xccurrentversion` is reported by the load that read the bundle, and not again
+    /// when the versions are completed; a run that only named a version folder learns it then.
+    @Test func allVersionsReportABrokenCurrentVersionFileOnce() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("Notes.xcdatamodeld").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("Fixtures/Models/Notes.xcdatamodeld"), toPath: bundle)
+        try Fixtures.write("<plist><dict", to: URL(fileURLWithPath: bundle + "/.xccurrentversion"))
+        let first = ModelLoader().load(paths: [bundle])
+        #expect(first.failures.map(\.path) == [bundle + "/.xccurrentversion"])
+        let completed = ModelLoader().loadAllVersions(ofBundle: bundle, reusing: first.models)
+        #expect(completed.failures.isEmpty)
+        #expect(completed.models.map(\.version.name) == ["Notes", "Notes 2"])
+
+        let named = ModelLoader().load(paths: [bundle + "/Notes 2.xcdatamodel"])
+        #expect(named.failures.isEmpty)
+        let fromNamed = ModelLoader().loadAllVersions(ofBundle: bundle, reusing: named.models)
+        #expect(fromNamed.failures.map(\.path) == [bundle + "/.xccurrentversion"])
+    }
 
     @Test func declaredCurrentVersionIsRead() throws {
         let bundle = Fixtures.path("Fixtures/Models/Notes.xcdatamodeld")

@@ -1,5 +1,6 @@
 import DataModel
 import Testing
+import MomlintTestSupport
 
 /// The lookups rules lean on: by name, through inheritance, across inverses.
 @Suite struct ModelLookupTests {

@@ -1,5 +1,6 @@
 @testable import DataModel
 import Testing
+import MomlintTestSupport
 
 /// The tables `Model` builds once (inverse positions, positions by identity) must answer exactly
 /// as the lookups by name do, and sharing storage between copies must keep value semantics.

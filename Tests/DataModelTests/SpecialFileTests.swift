@@ -3,6 +3,7 @@ import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
+import MomlintTestSupport
 #endif
 
 /// Git stores symlinks, so a pull request can commit a `contents` or `.xccurrentversion` that

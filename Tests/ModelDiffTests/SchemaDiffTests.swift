@@ -1,7 +1,8 @@
 import DataModel
 import Foundation
-import ModelDiff
+@testable import ModelDiff
 import Testing
+import MomlintTestSupport
 
 /// Each classification, on the two-version fixtures in `Fixtures/Models/Migrations/`.
 @Suite struct SchemaDiffTests {
@@ -94,8 +95,11 @@ import Testing
         let parents = diff.changes.filter { $0.aspect == .parentEntity }
         #expect(parents.map(\.entityName) == ["Photo", "Video"])
         #expect(parents.allSatisfy { !$0.lightweight && $0.hashChanging })
-        // The caption moved up into Media: no loss for Photo or Video.
+        // The caption moved up into Media: no loss for Photo or Video, so Media's addition and the
+        // two new parents are the whole diff.
         #expect(!diff.changes.contains { $0.kind == .removed && $0.element == .attribute })
+        #expect(diff.changes.map { "\($0.kind.rawValue) \($0.element.rawValue) \($0.entityName)" }
+            == ["added entity Media", "changed entity Photo", "changed entity Video"])
         #expect(diff.verdict == .notInferable)
     }
 
@@ -191,5 +195,17 @@ import Testing
         mappings = MappingModels(documents: ["x.xcmappingmodel": xml])
         #expect(!mappings.covers(from: "Model", to: "Model 2"))
         #expect(mappings.covers(from: "OldModel", to: "Model 2"))
+    }
+
+    /// Each folder is walked once: a folder inside another searched one is dropped, unless a
+    /// skipped folder (build output) lies between them, which the outer walk would not enter.
+    @Test func mappingSearchWalksNestedFoldersOnce() {
+        #expect(MappingModels.outermost(["/p", "/p/App", "/p/./App/", "/q", "/p"]) == ["/p", "/q"])
+        #expect(MappingModels.outermost(["/p/App", "/p"]) == ["/p"])
+        #expect(MappingModels.outermost(["/p", "/p/.build/x", "/pq"]) == ["/p", "/p/.build/x", "/pq"])
+        let found = MappingModels(searching: [Fixtures.path("Fixtures/Models/Migrations"),
+                                              Fixtures.path("Fixtures/Models/Migrations/TypeChangeWithMappingModel")])
+        #expect(found.documents.count == 1)
+        #expect(found.covers(from: "Model", to: "Model 2", inBundle: "Typed.xcdatamodeld"))
     }
 }

@@ -10,14 +10,18 @@ struct LintSwiftDataCommandTests {
         let result = try MomlintProcess.run(["lint", "--swiftdata", "Fixtures/SwiftData/App"])
         #expect(result.status == 1, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.count == 12)
+        #expect(lines.count == 13)
         #expect(lines.contains(
             "Fixtures/SwiftData/App/Voucher.swift:7:29: error: CloudKit integration does not support unique constraints: "
                 + "'Voucher' is constrained on 'code'; remove the constraint and deduplicate in code (cloudkit_unique_constraint)"))
         #expect(lines.contains(
             "Fixtures/SwiftData/App/Traveler.swift:10:9: warning: 'Traveler.trips' has no inverse; add one on 'Trip' "
                 + "(e.g. 'travelers') (missing_inverse)"))
-        #expect(result.standardError.contains("Linted 1 model: 8 errors, 4 warnings."))
+        #expect(lines.contains(
+            "Fixtures/SwiftData/App/Luggage.swift:8:9: warning: 'Luggage.weightInGrams' is 'UInt32', but Core Data stores "
+                + "only signed integers and SwiftData does not document how it keeps an unsigned value (up to 4294967295); "
+                + "declare it 'Int64', which holds every UInt32 (unsigned_integer_attribute)"))
+        #expect(result.standardError.contains("Linted 1 model: 8 errors, 5 warnings."))
     }
 
     @Test("the corrected app is silent and exits 0")
@@ -48,6 +52,33 @@ struct LintSwiftDataCommandTests {
         #expect(configured.standardOutput == option.standardOutput)
         #expect(option.standardOutput.contains("/Note.swift:8:9: error: 'Note.description' clashes with NSObject's"))
         #expect(option.standardError.contains("Linted 2 models"), "\(option.standardError)")
+    }
+
+    /// Mapping models are looked for in the folders linted: with only `--swiftdata` named, that
+    /// is the SwiftData folder, not the whole working directory, as `lint FOLDER` would not.
+    @Test("with only --swiftdata, mapping models are looked for in its folder, as `lint FOLDER` does")
+    func mappingModelsOfSwiftDataFolders() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-swiftdata-\(UUID().uuidString)")
+        let app = folder.appendingPathComponent("App")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Elsewhere"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let typed = MomlintProcess.packageRoot.appendingPathComponent("Fixtures/Models/Migrations/TypeChangeWithMappingModel")
+        try FileManager.default.copyItem(at: typed.appendingPathComponent("Typed.xcdatamodeld"),
+                                         to: app.appendingPathComponent("Typed.xcdatamodeld"))
+        try FileManager.default.copyItem(at: typed.appendingPathComponent("TypedToTyped2.xcmappingmodel"),
+                                         to: folder.appendingPathComponent("Elsewhere/TypedToTyped2.xcmappingmodel"))
+        try FileManager.default.copyItem(
+            at: MomlintProcess.packageRoot.appendingPathComponent("Fixtures/SwiftData/CleanApp/Note.swift"),
+            to: app.appendingPathComponent("Note.swift"))
+        let finding = "App/Typed.xcdatamodeld/Model 2.xcdatamodel/contents:4:9: error: migrating stores of 'Model' to 'Model 2': "
+            + "'Note.rating' type 'String' → 'Integer 16' cannot be inferred by lightweight migration (134140)"
+        let coreData = try MomlintProcess.run(["lint", "App"], in: folder)
+        #expect(coreData.status == 1)
+        #expect(coreData.standardOutput.contains(finding), "\(coreData.standardOutput)")
+        let swiftData = try MomlintProcess.run(["lint", "--swiftdata", "App"], in: folder)
+        #expect(swiftData.status == 1, "\(swiftData.standardError)")
+        #expect(swiftData.standardOutput.contains(finding), "\(swiftData.standardOutput)")
     }
 
     @Test("export and graph take a SwiftData folder as their model")

@@ -45,6 +45,29 @@ import Testing
         }
     }
 
+    /// A base git would misread is refused before anything is linted, from the command line or
+    /// the configuration, naming where it came from.
+    @Test func aBaseThatCannotBeARevisionIsExitTwo() throws {
+        let bundle = "\(Self.migrations)/RemoveAttribute/Model.xcdatamodeld"
+        let option = try MomlintProcess.run(["lint", bundle, "--since=--output=x"])
+        #expect(option.status == 2)
+        #expect(option.standardError == "error: --since: '--output=x' is not a git revision: it starts with '-', "
+            + "which git reads as an option; give a branch, tag or commit, 'HEAD', or 'none'\n")
+        #expect(option.standardOutput.isEmpty)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-since-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let configuration = folder.appendingPathComponent("momlint.yml")
+        try "migration:\n  since: \" \"\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let configured = try MomlintProcess.run(["lint", bundle, "--config", configuration.path])
+        #expect(configured.status == 2)
+        #expect(configured.standardError == "error: migration.since: ' ' is not a git revision: it is empty; "
+            + "give a branch, tag or commit, 'HEAD', or 'none'\n")
+        // The command line wins over the configuration.
+        #expect(try MomlintProcess.run(["lint", bundle, "--config", configuration.path, "--since", "none"]).status == 0)
+    }
+
     @Test func versionsListsTheOrderAndEachVerdict() throws {
         let output = try MomlintProcess.run(["versions", "\(Self.migrations)/TypeChangeWithMappingModel/Typed.xcdatamodeld"])
         #expect(output.status == 0, "\(output.standardError)")
@@ -155,6 +178,48 @@ private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/
         let bogus = try MomlintProcess.run(["lint", "Model.xcdatamodeld", "--since", "no-such-rev"], in: folder)
         #expect(bogus.status == 2)
         #expect(bogus.standardError.contains("'no-such-rev' is not a commit"))
+    }
+
+    /// git is asked whether the bundle is in a work tree once per bundle, then only for each
+    /// older version's files; with `shipped_version_modified` disabled it is not run at all.
+    @Test func gitRunsOncePerBundleAndNotAtAllWithoutTheRule() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-gitcount-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: MomlintProcess.packageRoot.path + "/\(MigrationCommandTests.migrations)/AddOptionalAttribute/Model.xcdatamodeld",
+            toPath: bundle.path)
+        // A third version, so that two older versions are checked.
+        try FileManager.default.copyItem(at: bundle.appendingPathComponent("Model.xcdatamodel"),
+                                         to: bundle.appendingPathComponent("Model 0.xcdatamodel"))
+        try #require(try Self.git(["init", "-q"], in: folder) == 0)
+        try Self.git(["add", "."], in: folder)
+        try #require(try Self.git(["commit", "-q", "-m", "ship"], in: folder) == 0)
+        // A `git` that logs its arguments before running the real one.
+        let tools = folder.appendingPathComponent("tools")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        let log = folder.appendingPathComponent("git.log")
+        try "#!/bin/sh\necho \"$*\" >> '\(log.path)'\nexec /usr/bin/git \"$@\"\n"
+            .write(to: tools.appendingPathComponent("git"), atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tools.appendingPathComponent("git").path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = tools.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+
+        let checked = try MomlintProcess.run(["lint", "Model.xcdatamodeld"], in: folder, environment: environment)
+        #expect(checked.status == 0, "\(checked.standardOutput)\(checked.standardError)")
+        let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        #expect(calls.filter { $0.hasSuffix("rev-parse --is-inside-work-tree") }.count == 1, "\(calls)")
+        // Two older versions, each read at HEAD and in the index.
+        #expect(calls.filter { $0.contains("cat-file blob") }.count == 4, "\(calls)")
+        #expect(calls.count == 5, "\(calls)")
+
+        try FileManager.default.removeItem(at: log)
+        try "disabled_rules: [shipped_version_modified]\n".write(to: folder.appendingPathComponent(".momlint.yml"),
+                                                               atomically: true, encoding: .utf8)
+        let unchecked = try MomlintProcess.run(["lint", "Model.xcdatamodeld"], in: folder, environment: environment)
+        #expect(unchecked.status == 0, "\(unchecked.standardOutput)\(unchecked.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: log.path), "git ran with shipped_version_modified disabled")
     }
 
     @Test func aLockFileIsTheBaseWithoutGit() throws {

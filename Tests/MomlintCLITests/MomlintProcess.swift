@@ -31,11 +31,14 @@ struct MomlintProcess {
     }
 
     /// Runs `momlint arguments…` in `directory` (the package root by default).
-    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Output {
+    /// `environment`: the child's whole environment; nil inherits this process's.
+    static func run(_ arguments: [String], in directory: URL = packageRoot,
+                    environment: [String: String]? = nil) throws -> Output {
         let process = Process()
         process.executableURL = try executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

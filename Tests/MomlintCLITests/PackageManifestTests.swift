@@ -4,6 +4,8 @@ import Testing
 /// A test folder without a test target compiles nothing and fails nothing: a merge once dropped
 /// `SQLiteCrashSafetyTests` from the manifest, and the crash-safety proof silently stopped running.
 /// Every folder under `Tests/` must be a test target in `Package.swift`, and every test target a folder.
+/// The one exception is code the test targets share: a `.target` declared with `path: "Tests/NAME"`
+/// that at least one test target depends on (a support library, which holds no tests itself).
 struct PackageManifestTests {
     static let root = MomlintProcess.packageRoot
 
@@ -21,13 +23,55 @@ struct PackageManifestTests {
         return names
     }
 
+    /// Each target declaration of the manifest's text (`.target(`, `.testTarget(`, …) up to the next one.
+    static func declarations(in manifest: String) -> [Substring] {
+        let starts = [".target(", ".testTarget(", ".executableTarget(", ".systemLibrary(", ".plugin("]
+        var result: [Substring] = []
+        var rest = Substring(manifest)
+        while let start = starts.compactMap({ rest.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) {
+            let after = rest[start.upperBound...]
+            let end = starts.compactMap { after.range(of: $0)?.lowerBound }.min() ?? after.endIndex
+            result.append(rest[start.lowerBound..<end])
+            rest = rest[end...]
+        }
+        return result
+    }
+
+    /// The names of `.target(name: "NAME", …, path: "Tests/NAME")` declarations that a test
+    /// target depends on: the test targets' shared support code.
+    static func supportTargets(in manifest: String) -> Set<String> {
+        let declarations = Self.declarations(in: manifest)
+        let testTargets = declarations.filter { $0.hasPrefix(".testTarget(") }
+        var names: Set<String> = []
+        for declaration in declarations where declaration.hasPrefix(".target(") {
+            let text = declaration.dropFirst(".target(".count).drop { $0 == " " || $0 == "\n" }
+            guard text.hasPrefix("name: \"") else { continue }
+            let name = String(text.dropFirst("name: \"".count).prefix { $0 != "\"" })
+            guard declaration.contains("path: \"Tests/\(name)\""),
+                  testTargets.contains(where: { $0.contains("\"\(name)\"") }) else { continue }
+            names.insert(name)
+        }
+        return names
+    }
+
     @Test func everyTestFolderIsATestTarget() throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let declared = Self.declaredTestTargets(in: manifest)
+        let support = Self.supportTargets(in: manifest)
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Tests").path)
             .filter { !$0.hasPrefix(".") }
         #expect(!declared.isEmpty)
-        #expect(Set(folders).subtracting(declared).sorted() == [], "folders under Tests/ that swift test never runs")
+        #expect(Set(folders).subtracting(declared).subtracting(support).sorted() == [],
+                "folders under Tests/ that swift test never runs")
+        // A support library holds no tests: `swift test` would not run them.
+        for name in support {
+            let files = FileManager.default.enumerator(atPath: Self.root.appendingPathComponent("Tests/\(name)").path)?
+                .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+            for file in files {
+                let text = try String(contentsOf: Self.root.appendingPathComponent("Tests/\(name)/\(file)"), encoding: .utf8)
+                #expect(!text.contains("@Test") && !text.contains("@Suite"), "Tests/\(name)/\(file) holds tests swift test never runs")
+            }
+        }
         #expect(declared.subtracting(folders).sorted() == [], "test targets without a folder under Tests/")
         #expect(declared.contains("SQLiteCrashSafetyTests"))
     }
@@ -41,5 +85,16 @@ struct PackageManifestTests {
             ),
             """
         #expect(Self.declaredTestTargets(in: manifest) == ["A", "B"])
+    }
+
+    @Test func aSupportTargetIsOnlyOneUnderTestsThatATestTargetUses() {
+        let manifest = """
+            .target(name: "Used", dependencies: [], path: "Tests/Used"),
+            .target(name: "Unused", path: "Tests/Unused"),
+            .target(name: "Elsewhere", path: "Sources/Elsewhere"),
+            .target(name: "Library"),
+            .testTarget(name: "ATests", dependencies: ["Used", "Elsewhere", "Library"]),
+            """
+        #expect(Self.supportTargets(in: manifest) == ["Used"])
     }
 }

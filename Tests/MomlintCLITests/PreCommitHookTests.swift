@@ -11,7 +11,9 @@ import Testing
     @Test(.enabled(if: Workspace.momlintIsBuilt, "momlint is not built next to the tests"))
     func theDocumentedTagIsTheVersionMomlintReports() throws {
         let version = try MomlintProcess.run(["--version"]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(!version.isEmpty)
+        // A release number (`MAJOR.MINOR.PATCH`), the form tags and SwiftPM's `from:` take.
+        #expect(version.split(separator: ".").count == 3 && version.split(separator: ".").allSatisfy { Int($0) != nil },
+                "'\(version)' is not MAJOR.MINOR.PATCH")
         let ci = try String(contentsOfFile: Self.root + "/docs/ci.md", encoding: .utf8)
         let hooks = try String(contentsOfFile: Self.root + "/.pre-commit-hooks.yaml", encoding: .utf8)
         let pins = Self.values(after: "rev: ", in: ci + hooks) + Self.values(after: "MOMLINT_VERSION: ", in: ci)

@@ -128,6 +128,25 @@ import Testing
         }
     }
 
+    /// Migration rules used to be built per bundle with `try?`, running their defaults when an
+    /// option was rejected; now every rule is built once, with the engine, and a rejected
+    /// option is the configuration's error.
+    @Test func anOptionAMigrationRuleRejectsIsAnError() throws {
+        let catalogue = TestRules.all + [VersionLimitTestRule.self]
+        func configuration(_ yaml: String) throws -> LintConfiguration {
+            try ConfigurationFile.parse(yaml, file: ".momlint.yml", folder: folder, catalogue: catalogue).configuration
+        }
+        let rejected = try configuration("test_version_limit: {limit: -1}")
+        #expect(throws: ConfigurationDiagnostic(
+            .error, file: ".momlint.yml",
+            message: "rule 'test_version_limit': option 'limit' expects a number from 0 to 10, not -1")) {
+            try rejected.engine(catalogue: catalogue)
+        }
+        let accepted = try configuration("test_version_limit: {limit: 3}").engine(catalogue: catalogue)
+        #expect(accepted.checksMigrations)
+        #expect(accepted.options == ["test_version_limit": RuleOptions(["limit": "3"])])
+    }
+
     @Test func invalidYAMLIsOneErrorLineWithItsPlace() {
         #expect {
             try parse("only_rules: [test_no_action\nstrict: true\n")
@@ -231,4 +250,20 @@ import Testing
         let applied = loaded.configuration.applied(to: withSources)
         #expect(applied.findings.map { "\($0.ruleID) \($0.severity)" } == ["source_kept error", "source_kept_too warning"])
     }
+}
+
+/// A configurable migration rule, for the option checks above.
+struct VersionLimitTestRule: MigrationRule, ConfigurableRule {
+    static let description = RuleDescription(
+        id: "test_version_limit", name: "Version Limit", summary: "A test rule.", rationale: "A test rule.",
+        category: .migration, defaultSeverity: .warning)
+    static let options = [RuleOptionDescription(name: "limit", summary: "A number from 0 to 10.")]
+
+    init() {}
+
+    init(options: RuleOptions) throws(RuleOptionError) {
+        _ = try options.integer("limit", in: 0...10)
+    }
+
+    func violations(in pair: MigrationPair) -> [Violation] { [] }
 }

@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import Linting
+import MomlintTestSupport
 import Reporting
 import Testing
 
@@ -34,6 +35,23 @@ import Testing
         // No line of the report is one the path started: each starts as the reporter starts lines.
         #expect(!report.split(separator: "\n").contains { $0.hasPrefix("::warning file=x") },
                 "\(reporterName) let the path start a line")
+    }
+
+    /// The JUnit report of a hostile path reads back, with Python's parser, as the path with
+    /// the controls XML cannot hold replaced by U+FFFD and every line break kept, in attributes
+    /// too (the conformance reporter escapes the same way: `XMLText`).
+    @Test(.enabled(if: PythonXMLReader.isAvailable))
+    func junitReadsBackWithControlsReplacedAndLineBreaksKept() throws {
+        let (run, folder) = try Self.hostileRun()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = JUnitReporter.report(run, context: Fixture.context())
+        let elements = try PythonXMLReader.elements(of: report)
+        let readable = "\u{FFFD}[31m\u{FFFD}\u{202E}lmx_\n::warning file=x::\r\u{85}\u{2028}"
+        let cases = elements.filter { $0.tag == "testcase" }
+        #expect(cases.count > 1)
+        #expect(cases.allSatisfy { $0.attributes["classname"]?.contains(readable) == true },
+                "\(cases.map { $0.attributes["classname"] ?? "" })")
+        #expect(!report.contains("\u{1B}") && !report.contains("\u{07}") && !report.contains("?[31m"))
     }
 
     /// Formerly the github reporter kept ESC, BEL and U+202E in `file=`.

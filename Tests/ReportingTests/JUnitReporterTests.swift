@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func aCleanRunStillCountsItsChecks() throws {
-        let engine = LintEngine(rules: [AttributeLimitTestRule.self], options: ["test_attribute_limit": RuleOptions(["limit": "50"])])
+        let engine = try LintEngine(rules: [AttributeLimitTestRule.self], options: ["test_attribute_limit": RuleOptions(["limit": "50"])])
         let run = LintRun(paths: [TestPaths.library], engine: engine)
         let root = try document(run, context: Fixture.context(engine: engine))
         #expect(integer(root, "tests") == 1)

@@ -113,7 +113,8 @@ import Testing
         // An SQLCipher database has no plain header: its first bytes are random.
         try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: path))
         let before = try Self.files(in: scratch)
-        #expect(try Self.refusal(path).contains("an encrypted database looks like this too"))
+        #expect(try Self.refusal(path)
+            == "'\(path)' is not an SQLite database (no 'SQLite format 3' header; an encrypted database looks like this too)")
         #expect(try Self.files(in: scratch) == before)
     }
 
@@ -128,7 +129,8 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: path))
         let before = try Self.files(in: scratch)
         let message = try Self.refusal(path)
-        #expect(message.hasPrefix("'\(path)' is a damaged SQLite database") || message.hasPrefix("'\(path)' is not an SQLite database"))
+        // The 100-byte header is intact, so the file is known to be SQLite: damaged, not foreign.
+        #expect(message == "'\(path)' is a damaged SQLite database (database disk image is malformed)")
         #expect(try Self.files(in: scratch) == before)
     }
 }

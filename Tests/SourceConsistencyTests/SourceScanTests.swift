@@ -58,6 +58,28 @@ struct SourceScanTests {
         #expect(!sources.knowsAllProperties(of: imported))
     }
 
+    /// `@NSManaged` inside an `#if` in the attribute list is read, as the SwiftData reader reads
+    /// `@Model` there (`SwiftAttributes`, shared by both).
+    @Test("@NSManaged written inside #if … #endif marks the property managed")
+    func managedInsideIfConfig() {
+        let sources = scan(["Item.swift": """
+            import CoreData
+            final class Item: NSManagedObject {
+                #if canImport(CoreData)
+                @NSManaged
+                #endif
+                var title: Optional<Swift.String>
+                var scratch: String = ""
+            }
+            """])
+        #expect(sources.problems.isEmpty)
+        let item = sources.classes(named: "Item")[0]
+        #expect(item.properties.map(\.name) == ["title", "scratch"])
+        #expect(item.properties.map(\.isManaged) == [true, false])
+        #expect(item.properties.map { $0.type?.baseName } == ["String", "String"])
+        #expect(item.properties.map { $0.type?.optionality } == [.optional, .nonOptional])
+    }
+
     @Test("property types: optionals, module prefixes, aliases, @objc keys, shared annotations, #if")
     func readsPropertyTypes() throws {
         let sources = scan(["Item.swift": """

@@ -216,9 +216,47 @@ import Testing
             }
             @Model class Part { var item: Item? }
             """)
-        let messages = LintEngine().lint(model).map(\.message)
-        #expect(messages.contains { $0.contains("allows external storage but is String, not Data") })
-        #expect(messages.contains { $0.contains("has minimumModelCount 5 above maximumModelCount 2") })
+        let findings = LintEngine().lint(model)
+        // The whole message, so that no XML spelling (`Binary`, `minCount`) is left anywhere in it.
+        #expect(findings.filter { $0.ruleID == "external_storage_on_non_binary" }.map(\.message) == [
+            "'Item.title' allows external storage but is String, not Data; turn external storage off, "
+                + "or make it Data if it holds large data",
+        ])
+        #expect(findings.filter { $0.ruleID == "invalid_relationship_count" }.map(\.message) == [
+            "'Item.parts' has minimumModelCount 5 above maximumModelCount 2, so no non-empty value is valid; "
+                + "make minimumModelCount at most maximumModelCount (0 means no maximum)",
+        ])
+    }
+
+    /// Core Data has no unsigned integers: each unsigned property is read as the smallest signed
+    /// integer that holds its range (so `UInt16 = 40000` is a valid default) and reported by
+    /// `unsigned_integer_attribute` as a warning naming the signed type to declare.
+    @Test func unsignedIntegersAreReadAsTheSignedTypeThatHoldsThemAndReported() throws {
+        let model = try model("""
+            @Model class Meter {
+                var tiny: UInt8 = 255
+                var port: UInt16 = 40000
+                var total: UInt32?
+                var hash: UInt64 = 0
+                var flags: Swift.UInt = 0
+                var signed: Int16 = 0
+            }
+            """)
+        let meter = try #require(model.entity(named: "Meter"))
+        #expect(meter.attributes.map(\.attributeType) == [.integer16, .integer32, .integer64, .integer64, .integer64, .integer16])
+        let findings = LintEngine().lint(model)
+        #expect(!findings.contains { $0.ruleID == "default_value_invalid" }, "\(findings.map(\.message))")
+        let unsigned = findings.filter { $0.ruleID == "unsigned_integer_attribute" }
+        #expect(unsigned.map(\.propertyName) == ["tiny", "port", "total", "hash", "flags"])
+        #expect(unsigned.allSatisfy { $0.severity == .warning })
+        #expect(unsigned.map(\.location.line) == [2, 3, 4, 5, 6])
+        #expect(unsigned.first?.message == "'Meter.tiny' is 'UInt8', but Core Data stores only signed integers and SwiftData "
+            + "does not document how it keeps an unsigned value (up to 255); declare it 'Int16', which holds every UInt8")
+        #expect(unsigned[3].message == "'Meter.hash' is 'UInt64', but Core Data stores only signed integers and SwiftData "
+            + "does not document how it keeps an unsigned value (up to 18446744073709551615); declare it 'Int64' if its "
+            + "values stay below 9223372036854775808, else store it as a String or Decimal")
+        #expect(unsigned[1].suggestion == "declare 'Meter.port' as 'Int32'")
+        #expect(unsigned[3].suggestion == nil)
     }
 
     @Test func declarationsInsideIfClausesAreRead() throws {

@@ -74,29 +74,5 @@ public enum JUnitReporter: ResultReporter {
         return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            default:
-                for scalar in character.unicodeScalars {
-                    if scalar.value < 0x20 && !"\n\t\r".unicodeScalars.contains(scalar) {
-                        // XML 1.0 cannot hold most control characters, even escaped.
-                        escaped += "?"
-                    } else if scalar.value >= 0x20 && PrintableText.needsEscape(scalar) {
-                        // DEL, C1 and bidirectional controls: kept, as references a viewer cannot act on.
-                        escaped += "&#x\(String(scalar.value, radix: 16, uppercase: true));"
-                    } else {
-                        escaped.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { XMLText.escaped(text) }
 }

@@ -181,24 +181,18 @@ public struct ModelLoader: Sendable {
     /// holds it, else the highest version number. Nil for a bundle without versions.
     private func currentVersionName(ofBundle bundle: String) -> String? {
         let versions = Self.versionFolderNames(in: bundle)
-        guard let highest = versions.last else { return nil }
-        guard let bytes = try? readFile(Self.join(bundle, ".xccurrentversion")),
-              let declaration = try? readDeclaration(bytes, path: Self.join(bundle, ".xccurrentversion"))
-        else { return highest }
-        let declared = Self.versionName(fromFolderName: declaration.versionFileName)
-        return versions.contains(declared) ? declared : highest
+        guard !versions.isEmpty else { return nil }
+        return currentVersion(ofBundle: bundle, versions: versions).name
     }
 
-    private func loadBundle(_ bundle: String, into result: inout LoadResult, skipping loaded: inout Set<String>) {
-        let versions = Self.versionFolderNames(in: bundle)
-        guard !versions.isEmpty else {
-            result.outcomes.append(.failure(LoadError(path: bundle, reason: .emptyBundle)))
-            return
-        }
+    /// Which version of a bundle is current and why, with what reading `.xccurrentversion` gave
+    /// to say: notes, and the failure when it cannot be read. `versions` is not empty.
+    private func currentVersion(ofBundle bundle: String, versions: [String])
+        -> (name: String, selection: ModelVersion.Selection, notes: [LoadNote], failure: LoadError?) {
         let bundleName = (bundle as NSString).lastPathComponent
         var current = versions.last!
         var selection: ModelVersion.Selection = versions.count == 1 ? .onlyVersion : .highestVersionNumber
-
+        var notes: [LoadNote] = []
         let declarationPath = Self.join(bundle, ".xccurrentversion")
         if FileManager.default.fileExists(atPath: declarationPath) {
             do {
@@ -213,23 +207,34 @@ public struct ModelLoader: Sendable {
                             missingName: declaration.versionFileName,
                             declaredAt: SourceLocation(file: declarationPath, line: declaration.line,
                                                        column: declaration.column))
-                        result.notes.append(LoadNote(path: declarationPath, message:
+                        notes.append(LoadNote(path: declarationPath, message:
                             "the current version '\(declaration.versionFileName)' is not in \(bundleName); "
                                 + "linting '\(current)', the highest of \(versions.count) version(s)"))
                     }
                 } else {
-                    result.notes.append(LoadNote(path: declarationPath, message:
+                    notes.append(LoadNote(path: declarationPath, message:
                         "no _XCCurrentVersionName in .xccurrentversion; linting '\(current)', "
                             + "the highest of \(versions.count) version(s)"))
                 }
             } catch {
-                result.outcomes.append(.failure(error))
+                return (current, selection, notes, error)
             }
         } else if versions.count > 1 {
-            result.notes.append(LoadNote(path: bundle, message:
+            notes.append(LoadNote(path: bundle, message:
                 "no .xccurrentversion; linting '\(current)', the highest of \(versions.count) versions"))
         }
+        return (current, selection, notes, nil)
+    }
 
+    private func loadBundle(_ bundle: String, into result: inout LoadResult, skipping loaded: inout Set<String>) {
+        let versions = Self.versionFolderNames(in: bundle)
+        guard !versions.isEmpty else {
+            result.outcomes.append(.failure(LoadError(path: bundle, reason: .emptyBundle)))
+            return
+        }
+        let (current, selection, notes, failure) = currentVersion(ofBundle: bundle, versions: versions)
+        result.notes += notes
+        if let failure { result.outcomes.append(.failure(failure)) }
         let chosen = loadsAllVersions ? versions : [current]
         for name in chosen {
             let version = ModelVersion(bundlePath: bundle, name: name, bundleVersionNames: versions,
@@ -237,6 +242,33 @@ public struct ModelLoader: Sendable {
             loadVersionFolder(Self.join(bundle, name + ".xcdatamodel"), version: version,
                               into: &result, skipping: &loaded)
         }
+    }
+
+    /// Every version of `bundle`, as `load(paths: [bundle])` with `loadsAllVersions` gives them,
+    /// without reading again what an earlier load read: a version in `loaded` (models of this
+    /// bundle, matched by version name) is taken from there, and one named in `skipping` (its
+    /// failure already reported) is left out. `.xccurrentversion` is read again to tell the
+    /// current version, but its failure is reported only when no model in `loaded` came from
+    /// loading the bundle itself, which reported it then. Notes are not repeated.
+    public func loadAllVersions(ofBundle bundle: String, reusing loaded: [Model],
+                                skipping skipped: Set<String> = []) -> LoadResult {
+        var result = LoadResult()
+        let versions = Self.versionFolderNames(in: bundle)
+        guard !versions.isEmpty else { return result }
+        let (current, selection, _, failure) = currentVersion(ofBundle: bundle, versions: versions)
+        let bundleWasRead = loaded.contains { ![.namedDirectly, .standalone].contains($0.version.selection) }
+        if let failure, !bundleWasRead { result.outcomes.append(.failure(failure)) }
+        var read: Set<String> = []
+        for name in versions where !skipped.contains(name) {
+            let version = ModelVersion(bundlePath: bundle, name: name, bundleVersionNames: versions,
+                                       selection: name == current ? selection : .otherVersion)
+            if let model = loaded.first(where: { $0.version.name == name }) {
+                result.outcomes.append(.model(model.version == version ? model : model.replacingVersion(with: version)))
+            } else {
+                loadVersionFolder(Self.join(bundle, name + ".xcdatamodel"), version: version, into: &result, skipping: &read)
+            }
+        }
+        return result
     }
 
     private func loadVersionFolder(_ folder: String, version: ModelVersion,

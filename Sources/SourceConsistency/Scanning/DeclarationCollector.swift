@@ -137,7 +137,7 @@ final class DeclarationCollector: SyntaxVisitor {
             $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
         }
         guard !isTypeProperty else { return [] }
-        let isManaged = variable.attributes.contains { Self.attributeName(of: $0) == "NSManaged" }
+        let isManaged = SwiftAttributes.contains("NSManaged", in: variable.attributes)
         let key = Self.objectiveCName(in: variable.attributes)
         let location = locations.location(of: variable)
         let isWellFormed = !variable.hasError
@@ -162,11 +162,6 @@ final class DeclarationCollector: SyntaxVisitor {
     }
 
     // MARK: Attributes
-
-    private static func attributeName(of element: AttributeListSyntax.Element) -> String? {
-        guard case .attribute(let attribute) = element else { return nil }
-        return attribute.attributeName.trimmedDescription
-    }
 
     /// The name in `@objc(Name)` (or `@objc(set:with:)` for a selector), if present.
     static func objectiveCName(in attributes: AttributeListSyntax) -> String? {

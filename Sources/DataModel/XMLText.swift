@@ -1,11 +1,10 @@
-import DataModel
-
-/// Escaping for XML text and attribute values (XML 1.0 §2.4, §3.3.3).
-enum XMLText {
+/// Escaping for XML text and attribute values (XML 1.0 §2.4, §3.3.3), shared by every report
+/// written as XML (the lint and conformance JUnit reporters), so they escape alike.
+public enum XMLText {
     /// Escapes markup characters, keeps line breaks in attributes as character references
     /// (a parser would otherwise normalise them to spaces), and replaces characters XML 1.0
     /// cannot hold at all with U+FFFD.
-    static func escaped(_ text: String, inAttribute: Bool = true) -> String {
+    public static func escaped(_ text: String, inAttribute: Bool = true) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {

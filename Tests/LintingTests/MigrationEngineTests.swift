@@ -1,0 +1,81 @@
+import DataModel
+import Linting
+import Testing
+
+/// The engine's side of the migration rules: options reach them, a rejected option stops the
+/// engine from being built, and only migration rules run over pairs.
+@Suite struct MigrationEngineTests {
+    /// Reports a pair whose diff has more than `limit` changes (default 100).
+    struct ChangeCountTestRule: MigrationRule, ConfigurableRule {
+        static let description = RuleDescription(
+            id: "test_change_count", name: "Change Count", summary: "Too many changes.", rationale: "A test rule.",
+            category: .migration, defaultSeverity: .warning)
+        static let options = [RuleOptionDescription(name: "limit", summary: "Most changes allowed; default 100.")]
+        let limit: Int
+
+        init() { limit = 100 }
+
+        init(options: RuleOptions) throws(RuleOptionError) {
+            limit = try options.integer("limit", in: 0...1_000) ?? 100
+        }
+
+        func violations(in pair: MigrationPair) -> [Violation] {
+            guard pair.diff.changes.count > limit else { return [] }
+            return [Violation(message: "\(pair.diff.changes.count) changes, more than \(limit)", location: pair.current.location)]
+        }
+    }
+
+    static func pair() throws -> MigrationPair {
+        func version(_ name: String, _ entities: String, current: Bool) throws -> Model {
+            let text = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(entities)</model>
+                """
+            return try ModelLoader().model(
+                fromContents: Array(text.utf8), file: "M.xcdatamodeld/\(name).xcdatamodel/contents",
+                version: ModelVersion(bundlePath: "M.xcdatamodeld", name: name, bundleVersionNames: ["M", "M 2"],
+                                      selection: current ? .declaredCurrent : .otherVersion))
+        }
+        return MigrationPair(
+            older: try version("M", #"<entity name="A"/>"#, current: false),
+            current: try version("M 2", #"<entity name="A"/><entity name="B"/><entity name="C"/>"#, current: true))
+    }
+
+    @Test func configuredOptionsReachMigrationRules() throws {
+        let pair = try Self.pair()
+        #expect(pair.diff.changes.count == 2)
+        #expect(LintEngine(rules: [ChangeCountTestRule.self]).lintMigrations([pair]).isEmpty)
+        let strict = try LintEngine(rules: [ChangeCountTestRule.self],
+                                    options: ["test_change_count": RuleOptions(["limit": "1"])])
+        let findings = strict.lintMigrations([pair])
+        #expect(findings.map(\.message) == ["2 changes, more than 1"])
+        #expect(findings.map(\.ruleID) == ["test_change_count"])
+        #expect(findings.map(\.location) == [pair.current.location])
+        let lenient = try LintEngine(rules: [ChangeCountTestRule.self],
+                                     options: ["test_change_count": RuleOptions(["limit": "2"])])
+        #expect(lenient.lintMigrations([pair]).isEmpty)
+    }
+
+    /// It used to be built per bundle with `try?`, running its defaults on a bad option.
+    @Test func aRejectedOptionOfAMigrationRuleStopsTheEngine() {
+        #expect(throws: RejectedRuleOption(ruleID: "test_change_count",
+                                           error: RuleOptionError(option: "limit", problem: "expects a whole number, not 'many'"))) {
+            try LintEngine(rules: [MissingInverseRule.self, ChangeCountTestRule.self],
+                           options: ["test_change_count": RuleOptions(["limit": "many"])])
+        }
+        let rejected = RejectedRuleOption(ruleID: "test_change_count",
+                                          error: RuleOptionError(option: "limit", problem: "expects a whole number, not 'many'"))
+        #expect(rejected.description == "rule 'test_change_count': option 'limit' expects a whole number, not 'many'")
+    }
+
+    @Test func onlyMigrationRulesRunOverPairs() throws {
+        let pair = try Self.pair()
+        #expect(!LintEngine(rules: [MissingInverseRule.self]).checksMigrations)
+        #expect(LintEngine(rules: [MissingInverseRule.self, ChangeCountTestRule.self]).checksMigrations)
+        let engine = try LintEngine(rules: [MissingInverseRule.self, ChangeCountTestRule.self],
+                                    options: ["test_change_count": RuleOptions(["limit": "0"])])
+        #expect(engine.lintMigrations([pair]).map(\.ruleID) == ["test_change_count"])
+        // Over one model, a migration rule finds nothing.
+        #expect(engine.lint(pair.current).isEmpty)
+    }
+}
