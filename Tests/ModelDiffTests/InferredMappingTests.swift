@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import ModelDiff
+import MomlintTestSupport
 import Testing
 
 /// The mapping a store's migration reads: which source entity and property each destination
