@@ -40,7 +40,7 @@ struct LintedEntity {
         for declaring in model.model.ancestorIndexes(ofEntityAt: index).reversed() + [index] {
             for relationshipIndex in model.entities[declaring].relationships.indices {
                 let position = RelationshipPosition(entityIndex: declaring, relationshipIndex: relationshipIndex)
-                if test(RelationshipCandidate(model: model.model, position: position)) {
+                if test(RelationshipCandidate(linted: model, position: position)) {
                     chosen.append(DeclaredRelationship(position, in: model.model))
                 }
             }
@@ -72,8 +72,11 @@ struct LintedProperty {
 /// One relationship an entity declares, as a filter sees it: its traits and its inverse's, and
 /// what the model resolved about it, all from the model's tables.
 struct RelationshipCandidate {
-    fileprivate let model: Model
+    // The class, not the `Model` value: a filter runs for every relationship, and copying the
+    // value would retain each of its arrays every time.
+    fileprivate let linted: LintedModel
     fileprivate let position: RelationshipPosition
+    private var model: Model { linted.model }
 
     var traits: RelationshipTraits { model.traits(ofRelationshipAt: position) }
     /// The traits of the relationship its `inverseName` resolves to; nil when it names none or
@@ -123,8 +126,7 @@ extension LintedModel {
     /// are chosen from the model's tables, so a rule interested in a few relationships (Deny,
     /// say) never visits the others.
     func declaredRelationships(where test: (RelationshipCandidate) -> Bool) -> [DeclaredRelationship] {
-        model.relationshipPositions { _, _ in true }
-            .filter { test(RelationshipCandidate(model: model, position: $0)) }
+        model.relationshipPositions(atPositions: { test(RelationshipCandidate(linted: self, position: $0)) })
             .map { DeclaredRelationship($0, in: model) }
     }
 
