@@ -51,7 +51,7 @@ public struct PropertyNameCaseRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.properties { !$0.name.isEmpty && !Naming.startsLowercase($0.name) }.map { found in
+        model.properties(whereName: { !$0.isEmpty && !Naming.startsLowercase($0) }).map { found in
             let entity = found.owner.entity, property = found.property
             let suggestion = Naming.lowerCamelCase(String(property.name.drop { !$0.isLetter }))
             return Violation(

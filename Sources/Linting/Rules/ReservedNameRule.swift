@@ -142,7 +142,7 @@ public struct ReservedNameRule: Rule {
         let keywords = isSwift ? Self.swiftKeywords : Self.objectiveCKeywords
         let language = isSwift ? "Swift" : "Objective-C"
         var violations: [Violation] = []
-        for found in model.properties(where: { Self.isReserved($0.name) }) {
+        for found in model.properties(whereName: Self.isReserved) {
             let name = found.name, entity = found.owner.entity
             let isGenerated = entity.codeGeneration == .classDefinition || entity.codeGeneration == .category
             let problem: String

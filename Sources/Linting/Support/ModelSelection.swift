@@ -122,6 +122,20 @@ extension LintedModel {
         return chosen
     }
 
+    /// The properties the entities declare whose name passes `test`, in the order of
+    /// `properties(where:)`. For a rule about names alone: the view of a property is made only
+    /// for the few names chosen, not for every property of the model.
+    func properties(whereName test: (String) -> Bool) -> [LintedProperty] {
+        var chosen: [LintedProperty] = []
+        for entityIndex in model.entities.indices {
+            let names = model.ownPropertyNames(ofEntityAt: entityIndex)
+            for (offset, name) in zip(0..., names) where test(name) {
+                chosen.append(LintedProperty(owner: LintedEntity(model: self, index: entityIndex), offset: offset, name: name))
+            }
+        }
+        return chosen
+    }
+
     /// The relationships the model's entities declare that pass `test`, in document order. They
     /// are chosen from the model's tables, so a rule interested in a few relationships (Deny,
     /// say) never visits the others.
