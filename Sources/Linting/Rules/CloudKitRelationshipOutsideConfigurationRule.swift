@@ -56,12 +56,12 @@ public struct CloudKitRelationshipOutsideConfigurationRule: Rule {
         var violations: [Violation] = []
         var reported: Set<SourceLocation> = []
         for configuration in model.configurations where configuration.usedWithCloudKit {
-            let members = Set(configuration.memberEntityNames)
-            for member in model.entities(where: { members.contains($0.name) }) {
+            let members = model.entitySet(named: configuration.memberEntityNames)
+            for member in model.entities(where: members.contains) {
                 // A synced entity's record carries what it inherits too. An unknown destination is
                 // unknown_destination's business.
                 let outside = member.relationshipsDeclaredOrInherited {
-                    $0.knownDestinationName.map { !members.contains($0) } ?? false
+                    $0.knownDestination.map { !members.contains($0) } ?? false
                 }
                 for declared in outside where reported.insert(declared.relationship.location).inserted {
                     let destination = declared.relationship.destinationEntityName ?? "?"

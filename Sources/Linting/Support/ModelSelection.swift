@@ -84,8 +84,10 @@ struct RelationshipCandidate {
     var inverseTraits: RelationshipTraits? { model.inversePosition(of: position).map(model.traits(ofRelationshipAt:)) }
     /// True when `destinationEntity` names an entity of the model.
     var hasKnownDestination: Bool { model.destinationIndex(ofRelationshipAt: position) != nil }
-    /// The name of its destination when that is an entity of the model, read from the tables.
-    var knownDestinationName: String? { model.destinationIndex(ofRelationshipAt: position).map(model.nameOfEntity(at:)) }
+    /// Its destination when that is an entity of the model (the first of that name).
+    var knownDestination: LintedEntity? {
+        model.destinationIndex(ofRelationshipAt: position).map { LintedEntity(model: linted, index: $0) }
+    }
     /// True when it is one half of a well-made pair: its inverse resolves, names it back, has
     /// its entity as destination, and no inverse entity other than its destination is written.
     var formsWellMadePair: Bool {
@@ -96,7 +98,23 @@ struct RelationshipCandidate {
     }
 }
 
+/// A set of the model's entities, chosen by name: asking whether it holds an entity is an array
+/// read, where a set of names would hash the name every time.
+struct EntitySet {
+    private let holds: [Bool]
+
+    fileprivate init(holds: [Bool]) { self.holds = holds }
+
+    func contains(_ entity: LintedEntity) -> Bool { holds[entity.index] }
+}
+
 extension LintedModel {
+    /// The entities whose name is one of `names` (every entity of such a name).
+    func entitySet(named names: some Sequence<String>) -> EntitySet {
+        let names = Set(names)
+        return EntitySet(holds: model.entities.indices.map { names.contains(model.nameOfEntity(at: $0)) })
+    }
+
     /// The entities that pass `test`, in document order.
     func entities(where test: (LintedEntity) -> Bool) -> [LintedEntity] {
         var chosen: [LintedEntity] = []
