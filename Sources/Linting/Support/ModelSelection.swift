@@ -57,16 +57,30 @@ struct LintedProperty {
     /// Its place among the owner's `properties` (attributes, relationships, fetched properties).
     fileprivate let offset: Int
     let name: String
+    /// The shared facts, fetched once per selection rather than once per property.
+    fileprivate let facts: PropertyFacts
 
     /// The property itself.
     var property: Property { owner.entity.properties[offset] }
     /// True when the owner declares a property of this name before this one.
-    var isRepeated: Bool { owner.model.repeatedPropertyNames.isRepeated(offset, inEntityAt: owner.index) }
+    var isRepeated: Bool {
+        facts.repeatedNames.isRepeated(offset, inEntityAt: owner.index, of: owner.model.model)
+    }
     /// The nearest ancestor of the owner that declares a property of the same name, if any.
     var nearestAncestorDeclaringName: LintedEntity? {
-        owner.model.inheritedProperties.nearestDeclarer(ofOwnPropertyAt: offset, inEntityAt: owner.index)
+        facts.inherited.nearestDeclarer(ofOwnPropertyAt: offset, inEntityAt: owner.index)
             .map { LintedEntity(model: owner.model, index: $0) }
     }
+}
+
+/// The shared facts a property's view asks about, each read from `LintedModel` (under its lock)
+/// at most once per selection. Used on the selecting thread only.
+private final class PropertyFacts {
+    let model: LintedModel
+    lazy var inherited = model.inheritedProperties
+    lazy var repeatedNames = model.repeatedPropertyNames
+
+    init(_ model: LintedModel) { self.model = model }
 }
 
 /// One relationship an entity declares, as a filter sees it: its traits and its inverse's, and
@@ -129,11 +143,12 @@ extension LintedModel {
     /// order, each entity's in the order of its `properties`.
     func properties(where test: (LintedProperty) -> Bool) -> [LintedProperty] {
         var chosen: [LintedProperty] = []
+        let facts = PropertyFacts(self)
         for entityIndex in model.entities.indices {
             let owner = LintedEntity(model: self, index: entityIndex)
             let names = model.ownPropertyNames(ofEntityAt: entityIndex)
             for (offset, name) in zip(0..., names) {
-                let property = LintedProperty(owner: owner, offset: offset, name: name)
+                let property = LintedProperty(owner: owner, offset: offset, name: name, facts: facts)
                 if test(property) { chosen.append(property) }
             }
         }
@@ -145,10 +160,12 @@ extension LintedModel {
     /// for the few names chosen, not for every property of the model.
     func properties(whereName test: (String) -> Bool) -> [LintedProperty] {
         var chosen: [LintedProperty] = []
+        let facts = PropertyFacts(self)
         for entityIndex in model.entities.indices {
             let names = model.ownPropertyNames(ofEntityAt: entityIndex)
             for (offset, name) in zip(0..., names) where test(name) {
-                chosen.append(LintedProperty(owner: LintedEntity(model: self, index: entityIndex), offset: offset, name: name))
+                chosen.append(LintedProperty(owner: LintedEntity(model: self, index: entityIndex), offset: offset, name: name,
+                                             facts: facts))
             }
         }
         return chosen
@@ -167,17 +184,17 @@ extension LintedModel {
 /// Which of each entity's own properties repeat a name the entity declared before (duplicates
 /// are `duplicate_property`'s business; the model's tables keep the first of each name).
 struct RepeatedPropertyNames: Sendable {
-    /// Entity index → offsets of its properties that repeat an earlier name; only entities
-    /// with a repeat.
-    private let repeats: [Int: Set<Int>]
+    /// Where the repeats sit in the model's flat table of property names; empty for nearly every
+    /// model, so asking about a property is then no work at all.
+    private let repeats: Set<Int>
 
     init(model: Model) {
-        var repeats: [Int: Set<Int>] = [:]
+        var repeats: Set<Int> = []
         for entityIndex in model.entities.indices {
             let names = model.ownPropertyNames(ofEntityAt: entityIndex)
             // A dozen names are compared faster than hashed; a large entity gets a set.
             var seen: Set<String>? = names.count > 16 ? [] : nil
-            for (offset, index) in names.indices.enumerated() {
+            for index in names.indices {
                 let name = names[index]
                 let length = name.utf8.count
                 let isRepeated = if seen != nil {
@@ -185,13 +202,13 @@ struct RepeatedPropertyNames: Sendable {
                 } else {
                     names[..<index].contains { $0.utf8.count == length && $0 == name }
                 }
-                if isRepeated { repeats[entityIndex, default: []].insert(offset) }
+                if isRepeated { repeats.insert(index) }
             }
         }
         self.repeats = repeats
     }
 
-    func isRepeated(_ offset: Int, inEntityAt entityIndex: Int) -> Bool {
-        repeats[entityIndex]?.contains(offset) ?? false
+    func isRepeated(_ offset: Int, inEntityAt entityIndex: Int, of model: Model) -> Bool {
+        !repeats.isEmpty && repeats.contains(model.ownPropertyNames(ofEntityAt: entityIndex).startIndex + offset)
     }
 }
