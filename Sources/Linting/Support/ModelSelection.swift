@@ -64,11 +64,11 @@ struct LintedProperty {
     var property: Property { owner.entity.properties[offset] }
     /// True when the owner declares a property of this name before this one.
     var isRepeated: Bool {
-        facts.repeatedNames.isRepeated(offset, inEntityAt: owner.index, of: owner.model.model)
+        facts.isRepeated(offset, inEntityAt: owner.index)
     }
     /// The nearest ancestor of the owner that declares a property of the same name, if any.
     var nearestAncestorDeclaringName: LintedEntity? {
-        facts.inherited.nearestDeclarer(ofOwnPropertyAt: offset, inEntityAt: owner.index)
+        facts.nearestDeclarer(ofOwnPropertyAt: offset, inEntityAt: owner.index)
             .map { LintedEntity(model: owner.model, index: $0) }
     }
 }
@@ -77,10 +77,22 @@ struct LintedProperty {
 /// at most once per selection. Used on the selecting thread only.
 private final class PropertyFacts {
     let model: LintedModel
-    lazy var inherited = model.inheritedProperties
-    lazy var repeatedNames = model.repeatedPropertyNames
+    // Optionals filled on first use rather than `lazy var`s: a lazy getter hands back a copy of
+    // the whole fact (a retain of each table) on every call.
+    private var inherited: InheritedProperties?
+    private var repeatedNames: RepeatedPropertyNames?
 
     init(_ model: LintedModel) { self.model = model }
+
+    func nearestDeclarer(ofOwnPropertyAt offset: Int, inEntityAt entityIndex: Int) -> Int? {
+        if inherited == nil { inherited = model.inheritedProperties }
+        return inherited!.nearestDeclarer(ofOwnPropertyAt: offset, inEntityAt: entityIndex)
+    }
+
+    func isRepeated(_ offset: Int, inEntityAt entityIndex: Int) -> Bool {
+        if repeatedNames == nil { repeatedNames = model.repeatedPropertyNames }
+        return repeatedNames!.isRepeated(offset, inEntityAt: entityIndex, of: model.model)
+    }
 }
 
 /// One relationship an entity declares, as a filter sees it: its traits and its inverse's, and
