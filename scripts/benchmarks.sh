@@ -9,8 +9,11 @@
 # 2. runs the ordo-one harness in Benchmarks/ (load, load + all rules, conformance suite on
 #    each adapter, the SQLite store's cascade deletions against plain SQL), which reads the
 #    same models;
-# 3. times the floor, `xmllint --noout`, and `momlint lint` as processes on the same files,
-#    and writes the figures and the ratios against the targets (scripts/benchmarks-report.py).
+# 3. times the floors and `momlint lint` as processes on the same files, in the same run, and
+#    writes the figures and the ratios against the targets (scripts/benchmarks-report.py). The
+#    floors: `xmllint --noout` (a DOM tree), `xmllint --stream --noout` (libxml2's streaming
+#    reader: the target is set against it) and `sax-floor` (libxml2's SAX2 parser with no
+#    callbacks, Benchmarks/SAXFloor/sax-floor.c, compiled here).
 # Timings are reported, never asserted: a slow machine must not fail CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +52,7 @@ if ((${#missing[@]})); then
   fi
 fi
 command -v xmllint >/dev/null || { echo "error: xmllint is missing; install libxml2-utils" >&2; exit 2; }
+command -v cc >/dev/null || command -v clang >/dev/null || { echo "error: no C compiler (cc or clang) for sax-floor" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/momlint-benchmarks.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -65,6 +69,12 @@ else
   momlint="$(swift build -c release --show-bin-path)/momlint"
 fi
 
+log "sax-floor (libxml2's SAX2 parse, no callbacks)"
+sax_floor="$work/sax-floor"
+# -O2 like a distribution's build of xmllint; the same libxml2 that momlint links.
+"$(command -v cc || command -v clang)" -O2 -o "$sax_floor" Benchmarks/SAXFloor/sax-floor.c \
+  $(pkg-config --cflags --libs libxml-2.0)
+
 log "synthetic models: ${sizes[*]} entities, seed $seed"
 for size in "${sizes[@]}"; do
   "$momlint" generate-model --entities "$size" --seed "$seed" --output "$MOMLINT_BENCHMARK_MODELS"
@@ -75,10 +85,10 @@ mkdir -p "$work/results"
 swift package --package-path Benchmarks --allow-writing-to-directory "$work/results" \
   benchmark --no-progress --format influx --path "$work/results"
 
-log "floor (xmllint --noout), momlint lint as a process, report"
+log "floors (xmllint --noout, xmllint --stream --noout, sax-floor), momlint lint as a process, report"
 mkdir -p "$(dirname "$report")"
 python3 scripts/benchmarks-report.py --mode "$mode" --momlint "$momlint" \
   --models "$MOMLINT_BENCHMARK_MODELS" --sizes "$(IFS=,; echo "${sizes[*]}")" --seed "$seed" \
-  --influx "$(ls "$work/results/"*.influx.csv)" --small-model Fixtures/Models/Notes.xcdatamodeld \
+  --influx "$(ls "$work/results/"*.influx.csv)" --sax-floor "$sax_floor" --small-model Fixtures/Models/Notes.xcdatamodeld \
   --load-before "$load_before" --output "$report"
 cat "$report"

@@ -293,6 +293,20 @@ public struct Model: Sendable {
         return positions
     }
 
+    /// Where the relationships whose position passes `test` are declared, in document order
+    /// (entity by entity): for a test that reads the tables by position (traits, destination,
+    /// inverse) without building an array of every position first.
+    public func relationshipPositions(atPositions test: (RelationshipPosition) -> Bool) -> [RelationshipPosition] {
+        var positions: [RelationshipPosition] = []
+        for entityIndex in entities.indices {
+            for relationshipIndex in 0..<index.slots[entityIndex].relationshipCount {
+                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                if test(position) { positions.append(position) }
+            }
+        }
+        return positions
+    }
+
     /// Where the entities' attributes whose traits pass `test` are declared, in document order
     /// (entity by entity; composites' attributes are not included). Only the trait table is read.
     public func attributePositions(where test: (AttributeTraits) -> Bool) -> [AttributePosition] {

@@ -22,11 +22,15 @@ public final class LintedModel: Sendable {
         ambiguousInverseGroupsFact = SharedFact { AmbiguousInverseGroups(model: model) }
         cascadeGraphFact = SharedFact { CascadeGraph(model: model) { $0.deletionRule == .cascade } }
         inheritedPropertiesFact = SharedFact { InheritedProperties(model: model) }
+        repeatedPropertyNamesFact = SharedFact { RepeatedPropertyNames(model: model) }
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<Model, Value>) -> Value {
         model[keyPath: keyPath]
     }
+
+    /// Forwarded by hand: the name is shared with `entities(where:)`, which would otherwise hide it.
+    public var entities: [Entity] { model.entities }
 
     // MARK: Shared facts, each built on first use
 
@@ -38,11 +42,14 @@ public final class LintedModel: Sendable {
     var cascadeGraph: CascadeGraph { cascadeGraphFact.value }
     /// What each entity inherits, built in one walk down the hierarchy (linear in its depth).
     var inheritedProperties: InheritedProperties { inheritedPropertiesFact.value }
+    /// Which of each entity's own properties repeat a name it declared before.
+    var repeatedPropertyNames: RepeatedPropertyNames { repeatedPropertyNamesFact.value }
 
     private let cloudKitScopeFact: SharedFact<CloudKitScope>
     private let ambiguousInverseGroupsFact: SharedFact<AmbiguousInverseGroups>
     private let cascadeGraphFact: SharedFact<CascadeGraph>
     private let inheritedPropertiesFact: SharedFact<InheritedProperties>
+    private let repeatedPropertyNamesFact: SharedFact<RepeatedPropertyNames>
 
     // MARK: The model's lookups (methods are not reached through dynamic member lookup)
 

@@ -7,8 +7,9 @@ import ModelGenerator
 /// momlint's benchmarks: loading alone, and loading plus every rule in `RuleCatalogue.all`,
 /// on synthetic models of growing size; then the conformance suite on each adapter, and the
 /// SQLite store's cascade deletions and in-place migrations against plain SQL.
-/// `scripts/benchmarks.sh` runs them, times the parse-only floor (`xmllint --noout`) on the
-/// same files, and writes `reports/benchmarks.md`.
+/// `scripts/benchmarks.sh` runs them, times the parse-only floors (`xmllint --noout`,
+/// `xmllint --stream --noout`, `Benchmarks/SAXFloor/sax-floor.c`) on the same files, and writes
+/// `reports/benchmarks.md`.
 let benchmarks: @Sendable () -> Void = {
     let settings = BenchmarkSettings.fromEnvironment()
     Benchmark.defaultConfiguration = .init(

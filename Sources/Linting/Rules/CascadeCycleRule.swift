@@ -70,43 +70,26 @@ public struct CascadeCycleRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         let graph = model.cascadeGraph
-        let component = graph.stronglyConnectedComponents()
-        // Per component: the cascade relationships inside it, and whether one climbs to a shared object.
-        var members: [Int: [Int]] = [:]
-        var climbing: [Int: [Int]] = [:]
-        for (index, declared) in graph.relationships.enumerated() {
-            let source = graph.declared(graph.sourceEntity[index])
-            guard component[source] == component[graph.destinationNode[index]] else { continue }
-            members[component[source], default: []].append(index)
-            if let inverse = model.resolvedInverse(of: declared), inverse.relationship.isToMany {
-                climbing[component[source], default: []].append(index)
-            }
-        }
-        var violations: [Violation] = []
-        for (id, climbers) in climbing {
-            let relationshipIndexes = members[id] ?? []
-            // Report at the relationship that climbs to the shared object, the one to change; of
-            // several, the one whose name sorts first, so the file's order does not matter.
-            let first = climbers.min { graph.relationships[$0].qualifiedName < graph.relationships[$1].qualifiedName }!
-            let declared = graph.relationships[first]
-            let loop = graph.relationshipPath(from: graph.destinationNode[first], to: graph.declared(graph.sourceEntity[first])) { component[$0] == id } ?? []
-            let names = ([first] + loop).map { graph.relationships[$0].qualifiedName } + [declared.qualifiedName]
+        return graph.cycles().compactMap { cycle in
+            // Only a cycle that climbs to a shared object (a Cascade whose inverse is to-many)
+            // deletes more than a subtree. Report at the relationship that climbs, the one to
+            // change; of several, the one whose name sorts first, so the file's order does not matter.
+            let climbers = cycle.relationships.filter { model.resolvedInverse(of: $0)?.relationship.isToMany == true }
+            guard let declared = climbers.min(by: { $0.qualifiedName < $1.qualifiedName }) else { return nil }
+            let names = ([declared] + graph.loop(closedBy: declared, in: cycle) + [declared]).map(\.qualifiedName)
             var entityNames: [String] = []
             var seen: Set<String> = []
-            for index in relationshipIndexes.sorted(by: { graph.relationships[$0].qualifiedName < graph.relationships[$1].qualifiedName })
-            where seen.insert(graph.relationships[index].entity.name).inserted {
-                entityNames.append(graph.relationships[index].entity.name)
+            for member in cycle.relationships.sorted(by: { $0.qualifiedName < $1.qualifiedName })
+            where seen.insert(member.entity.name).inserted {
+                entityNames.append(member.entity.name)
             }
             let shownEntities = entityNames.count > 6
                 ? Naming.quotedList(Array(entityNames.prefix(5)), conjunction: "or") + " (or \(entityNames.count - 5) more entities)"
                 : Naming.quotedList(entityNames, conjunction: "or")
-            violations.append(Violation(
-                message: "cascade rules form a cycle, \(RelationshipPathText.render(names)), through a shared object; deleting "
+            return declared.violation(
+                "cascade rules form a cycle, \(RelationshipPathText.render(names)), through a shared object; deleting "
                     + "any \(shownEntities) object deletes everything connected through them; set "
-                    + "'\(declared.qualifiedName)', which climbs to the shared object, to Nullify",
-                location: declared.relationship.location, entityName: declared.entity.name,
-                propertyName: declared.relationship.name))
+                    + "'\(declared.qualifiedName)', which climbs to the shared object, to Nullify")
         }
-        return violations
     }
 }

@@ -69,81 +69,20 @@ public struct CascadeIntoDenyRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        let graph = model.cascadeGraph
-        // The Deny relationships that can fail a cascade, per declaring entity.
-        var denials = [[Relationship]](repeating: [], count: graph.entityCount)
-        var anyDenial = false
-        // Chosen by traits. A to-one Deny whose inverse cascades is left out: its only
-        // destination is the object cascading into it.
-        let candidates = model.model.relationshipPositions { traits, inverse in
-            traits.deletionRule == .deny && (traits.isToMany || inverse?.deletionRule != .cascade)
+        // Deny relationships that can fail a cascade. A to-one Deny whose inverse cascades is left
+        // out: its only destination is the object cascading into it.
+        let denials = model.declaredRelationships {
+            $0.traits.deletionRule == .deny && ($0.traits.isToMany || $0.inverseTraits?.deletionRule != .cascade)
         }
-        for position in candidates {
-            denials[position.entityIndex].append(model.model.relationship(at: position))
-            anyDenial = true
-        }
-        guard anyDenial else { return [] }
-
-        // Breadth first backwards from every entity declaring a Deny: for each node, the next step
-        // towards the nearest one, and enough about the rest of the path to print it in O(1).
-        let unreached = -1
-        var reversed = Adjacency<(source: Int, relationship: Int?)>.Builder(nodeCount: graph.nodeCount)
-        for source in 0..<graph.nodeCount {
-            for edge in graph.edges[source] { reversed.add(from: edge.target, (source, edge.relationship)) }
-        }
-        let reverse = reversed.finish()
-        var next = [Int](repeating: unreached, count: graph.nodeCount)
-        var nextRelationship = [Int?](repeating: nil, count: graph.nodeCount)
-        var target = [Int](repeating: unreached, count: graph.nodeCount)
-        var hopsLeft = [Int](repeating: 0, count: graph.nodeCount)
-        var lastHop = [Int?](repeating: nil, count: graph.nodeCount)
-        var queue: [Int] = []
-        for entity in 0..<graph.entityCount where !denials[entity].isEmpty {
-            let node = graph.declared(entity)
-            target[node] = entity
-            queue.append(node)
-        }
-        var head = 0
-        while head < queue.count {
-            let node = queue[head]
-            head += 1
-            for (source, relationship) in reverse[node] where target[source] == unreached {
-                target[source] = target[node]
-                next[source] = node
-                nextRelationship[source] = relationship
-                hopsLeft[source] = hopsLeft[node] + (relationship == nil ? 0 : 1)
-                lastHop[source] = lastHop[node] ?? relationship
-                queue.append(source)
-            }
-        }
-
-        var violations: [Violation] = []
-        for (index, declared) in graph.relationships.enumerated() {
-            let destination = graph.destinationNode[index]
-            guard target[destination] != unreached else { continue }
-            // The first few steps, walked; the rest summarised from what the search recorded.
-            var shown = [declared.qualifiedName]
-            var node = destination
-            while next[node] != unreached, shown.count < RelationshipPathText.maximumShown - 1 {
-                if let relationship = nextRelationship[node] {
-                    shown.append(graph.relationships[relationship].qualifiedName)
-                }
-                node = next[node]
-            }
-            let remaining = hopsLeft[node]
-            var last: [String] = []
-            if remaining > 0, let final = lastHop[node] { last = [graph.relationships[final].qualifiedName] }
-            let denial = denials[target[destination]][0]
-            let denyingEntity = model.entities[target[destination]].name
-            let path = RelationshipPathText.render(first: shown, hidden: max(0, remaining - last.count), last: last)
-            violations.append(Violation(
-                message: "deleting \(Naming.indefinite(declared.entity.name)) cascades through \(path) to '\(denyingEntity).\(denial.name)', "
-                    + "which uses Deny, so the delete fails (1600) while '\(denyingEntity).\(denial.name)' holds objects "
+        return model.cascadeGraph.paths(into: denials).map { path in
+            let start = path.start, denial = path.denial
+            let text = RelationshipPathText.render(first: path.firstSteps.map(\.qualifiedName), hidden: path.hiddenSteps,
+                                                   last: path.lastSteps.map(\.qualifiedName))
+            return start.violation(
+                "deleting \(Naming.indefinite(start.entity.name)) cascades through \(text) to '\(denial.qualifiedName)', "
+                    + "which uses Deny, so the delete fails (1600) while '\(denial.qualifiedName)' holds objects "
                     + "not deleted in the same save; "
-                    + "make that relationship Nullify or Cascade, or stop the cascade earlier",
-                location: declared.relationship.location, entityName: declared.entity.name,
-                propertyName: declared.relationship.name))
+                    + "make that relationship Nullify or Cascade, or stop the cascade earlier")
         }
-        return violations
     }
 }

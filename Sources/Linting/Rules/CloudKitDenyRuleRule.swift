@@ -48,7 +48,7 @@ public struct CloudKitDenyRuleRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.relationships(in: model.model) { $0.deletionRule == .deny }.map { declared in
+        model.cloudKitRelationships { $0.deletionRule == .deny }.map { declared in
             declared.violation(
                 "CloudKit integration does not support the delete rule of "
                     + "'\(declared.entity.name):\(declared.relationship.name) - Deny'; use Nullify or Cascade",

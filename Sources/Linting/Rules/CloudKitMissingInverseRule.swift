@@ -44,7 +44,7 @@ public struct CloudKitMissingInverseRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.relationships(in: model.model) { !$0.hasInverseName }.map { declared in
+        model.cloudKitRelationships { !$0.hasInverseName }.map { declared in
             let destination = declared.relationship.destinationEntityName ?? "its destination"
             return declared.violation(
                 "CloudKit integration requires that all relationships have an inverse: '\(declared.qualifiedName)' does not; "

@@ -48,7 +48,7 @@ public struct CloudKitOrderedRelationshipRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.relationships(in: model.model) { $0.isOrdered }.map { declared in
+        model.cloudKitRelationships { $0.isOrdered }.map { declared in
             declared.violation(
                 "CloudKit integration does not support ordered relationships: '\(declared.qualifiedName)' is marked ordered; "
                     + "make it unordered and sort by an attribute")

@@ -55,32 +55,21 @@ public struct CloudKitRelationshipOutsideConfigurationRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         var reported: Set<SourceLocation> = []
-        let entities = model.entities
         for configuration in model.configurations where configuration.usedWithCloudKit {
-            let members = Set(configuration.memberEntityNames)
-            // Membership by entity index, so a destination is tested from the model's tables
-            // (a destination names the first entity of its name, as `entity(named:)` finds it).
-            let isMember = entities.map { members.contains($0.name) }
-            for entityIndex in entities.indices where isMember[entityIndex] {
-                for declaring in model.model.ancestorIndexes(ofEntityAt: entityIndex).reversed() + [entityIndex] {
-                    for relationshipIndex in 0..<entities[declaring].relationships.count {
-                        let position = RelationshipPosition(entityIndex: declaring, relationshipIndex: relationshipIndex)
-                        // An unknown destination is unknown_destination's business.
-                        guard let destinationIndex = model.model.destinationIndex(ofRelationshipAt: position),
-                              !isMember[destinationIndex]
-                        else { continue }
-                        let relationship = model.model.relationship(at: position)
-                        guard let destination = relationship.destinationEntityName,
-                              reported.insert(relationship.location).inserted
-                        else { continue }
-                        let declaringName = entities[declaring].name
-                        violations.append(Violation(
-                            message: "CloudKit integration does not allow relationships to objects that aren't sync'd: "
-                                + "'\(declaringName).\(relationship.name)' points to '\(destination)', which is not in "
-                                + "configuration '\(configuration.name)'; add '\(destination)' to it",
-                            location: relationship.location, entityName: declaringName, propertyName: relationship.name,
-                            suggestion: "add '\(destination)' to configuration '\(configuration.name)'"))
-                    }
+            let members = model.entitySet(named: configuration.memberEntityNames)
+            for member in model.entities(where: members.contains) {
+                // A synced entity's record carries what it inherits too. An unknown destination is
+                // unknown_destination's business.
+                let outside = member.relationshipsDeclaredOrInherited {
+                    $0.knownDestination.map { !members.contains($0) } ?? false
+                }
+                for declared in outside where reported.insert(declared.relationship.location).inserted {
+                    let destination = declared.relationship.destinationEntityName ?? "?"
+                    violations.append(declared.violation(
+                        "CloudKit integration does not allow relationships to objects that aren't sync'd: "
+                            + "'\(declared.qualifiedName)' points to '\(destination)', which is not in "
+                            + "configuration '\(configuration.name)'; add '\(destination)' to it",
+                        suggestion: "add '\(destination)' to configuration '\(configuration.name)'"))
                 }
             }
         }

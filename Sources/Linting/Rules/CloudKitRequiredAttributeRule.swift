@@ -43,7 +43,7 @@ public struct CloudKitRequiredAttributeRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.attributes(in: model.model) { !$0.isOptional && !$0.isTransient }.compactMap { declared in
+        model.cloudKitAttributes { !$0.isOptional && !$0.isTransient }.compactMap { declared in
             let attribute = declared.attribute
             guard !attribute.isOptional, !attribute.isTransient, !attribute.hasDefaultValue else { return nil }
             return declared.violation(

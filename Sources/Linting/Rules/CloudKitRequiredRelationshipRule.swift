@@ -47,7 +47,7 @@ public struct CloudKitRequiredRelationshipRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.relationships(in: model.model) { !$0.isOptional && !$0.isTransient }.map { declared in
+        model.cloudKitRelationships { !$0.isOptional && !$0.isTransient }.map { declared in
             declared.violation(
                 "CloudKit integration requires that all relationships be optional: '\(declared.qualifiedName)' is not; "
                     + "make it optional")

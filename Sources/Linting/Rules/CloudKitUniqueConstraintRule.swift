@@ -55,7 +55,7 @@ public struct CloudKitUniqueConstraintRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitScope.entities(in: model.model).flatMap { entity in
+        model.cloudKitEntities.flatMap { entity in
             entity.uniquenessConstraints.map { constraint in
                 Violation(
                     message: "CloudKit integration does not support unique constraints: '\(entity.name)' is constrained on "

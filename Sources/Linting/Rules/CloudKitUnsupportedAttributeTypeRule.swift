@@ -43,7 +43,7 @@ public struct CloudKitUnsupportedAttributeTypeRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        let candidates = model.cloudKitScope.attributes(in: model.model) { traits in
+        let candidates = model.cloudKitAttributes { traits in
             !traits.isTransient && (traits.attributeType == .undefined || traits.attributeType == .objectID)
         }
         return candidates.compactMap { declared in

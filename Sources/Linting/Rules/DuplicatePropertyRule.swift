@@ -60,42 +60,20 @@ public struct DuplicatePropertyRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        var violations: [Violation] = []
-        let entities = model.entities
-        // The nearest ancestor declaring each name, found in one walk down each hierarchy.
-        let inheritance = model.inheritedProperties
-        for entityIndex in entities.indices {
-            // Names from the model's tables: only a reported entity is read itself.
-            let names = model.ownPropertyNames(ofEntityAt: entityIndex)
-            // A dozen names are compared faster than hashed; a large entity gets a set.
-            var seen: Set<String>? = names.count > 16 ? [] : nil
-            for index in names.indices {
-                let name = names[index]
-                let length = name.utf8.count
-                let isRepeated = if seen != nil {
-                    !seen!.insert(name).inserted
-                } else {
-                    names[..<index].contains { $0.utf8.count == length && $0 == name }
-                }
-                let offset = index - names.startIndex
-                let declarer = isRepeated ? nil : inheritance.nearestDeclarer(ofOwnPropertyAt: offset, inEntityAt: entityIndex)
-                guard isRepeated || declarer != nil else { continue }
-                let entity = entities[entityIndex]
-                let property = entity.properties[offset]
-                if isRepeated {
-                    violations.append(Violation(
-                        message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; "
-                            + "remove or rename the second declaration",
-                        location: property.location, entityName: entity.name, propertyName: property.name))
-                } else if let ancestor = declarer.map({ entities[$0] }) {
-                    violations.append(Violation(
-                        message: "'\(entity.name).\(property.name)' redeclares '\(ancestor.name).\(property.name)', "
-                            + "which '\(entity.name)' already "
-                            + "inherits; Core Data cannot override properties, so remove it from '\(entity.name)' or rename it",
-                        location: property.location, entityName: entity.name, propertyName: property.name))
-                }
+        model.properties { $0.isRepeated || $0.nearestAncestorDeclaringName != nil }.map { found in
+            let entity = found.owner.entity, property = found.property
+            if found.isRepeated {
+                return Violation(
+                    message: "'\(entity.name).\(property.name)' is declared more than once in '\(entity.name)'; "
+                        + "remove or rename the second declaration",
+                    location: property.location, entityName: entity.name, propertyName: property.name)
             }
+            let ancestor = found.nearestAncestorDeclaringName!.entity
+            return Violation(
+                message: "'\(entity.name).\(property.name)' redeclares '\(ancestor.name).\(property.name)', "
+                    + "which '\(entity.name)' already "
+                    + "inherits; Core Data cannot override properties, so remove it from '\(entity.name)' or rename it",
+                location: property.location, entityName: entity.name, propertyName: property.name)
         }
-        return violations
     }
 }

@@ -43,10 +43,8 @@ public struct EntityNameCaseRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        // Names from the model's flat table: only a reported entity is read itself.
-        model.entities.indices.compactMap { entityIndex in
-            guard let first = model.model.nameOfEntity(at: entityIndex).first, !first.isUppercase else { return nil }
-            let entity = model.entities[entityIndex]
+        model.entities { $0.name.first.map { !$0.isUppercase } ?? false }.map { found in
+            let entity = found.entity
             let suggestion = Naming.uppercasingFirst(String(entity.name.drop { !$0.isLetter }))
             return Violation(
                 message: "entity '\(entity.name)' should start with an uppercase letter; rename it"

@@ -42,19 +42,14 @@ public struct InvalidParentEntityRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        var violations: [Violation] = []
-        // Parents from the model's tables: only a reported entity is read itself.
-        for entityIndex in model.entities.indices {
-            guard let parentName = model.model.parentName(ofEntityAt: entityIndex),
-                  model.model.parentIndex(ofEntityAt: entityIndex) == nil
-            else { continue }
-            let entity = model.entities[entityIndex]
-            violations.append(Violation(
-                message: "'\(entity.name)' has parent entity '\(parentName)', which is not an entity of this model; "
+        var violations = model.entities { $0.parentName != nil && $0.parent == nil }.map { found in
+            let entity = found.entity
+            return Violation(
+                message: "'\(entity.name)' has parent entity '\(found.parentName ?? "")', which is not an entity of this model; "
                     + "set an existing parent or remove it",
-                location: entity.location, entityName: entity.name))
+                location: entity.location, entityName: entity.name)
         }
-        for cycle in Self.inheritanceCycles(in: model.model) {
+        for cycle in model.inheritanceCycles {
             // Start at the member whose name sorts first, so neither the location nor the text
             // depends on the order of the file.
             let start = cycle.indices.min { cycle[$0] < cycle[$1] }!
@@ -66,36 +61,5 @@ public struct InvalidParentEntityRule: Rule {
                 location: first.location, entityName: first.name))
         }
         return violations
-    }
-
-    /// Each inheritance cycle once, as entity names in parent order. Every entity is walked once, so
-    /// this stays linear even for a 10,000-deep hierarchy.
-    static func inheritanceCycles(in model: Model) -> [[String]] {
-        // Walked by entity index: hashing every name several times cost most of this rule on a
-        // large model. Entities sharing a name are one node, the first declared, as
-        // `entity(named:)` and `parent(of:)` find them.
-        enum State: UInt8 { case unvisited, walking, done }
-        let count = model.entities.count
-        var state = [State](repeating: .unvisited, count: count)
-        var cycles: [[String]] = []
-        var path: [Int] = []
-        for index in 0..<count {
-            guard let start = model.entityIndex(named: model.nameOfEntity(at: index)), state[start] == .unvisited else { continue }
-            path.removeAll(keepingCapacity: true)
-            var current: Int? = start
-            while let next = current {
-                if state[next] != .unvisited {
-                    if state[next] == .walking, let at = path.firstIndex(of: next) {
-                        cycles.append(path[at...].map(model.nameOfEntity(at:)))
-                    }
-                    break
-                }
-                state[next] = .walking
-                path.append(next)
-                current = model.parentIndex(ofEntityAt: next)
-            }
-            for node in path { state[node] = .done }
-        }
-        return cycles
     }
 }

@@ -85,10 +85,9 @@ public struct InverseMismatchRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         // No inverse named is missing_inverse's business. Most of the rest are one half of a
-        // well-made pair, which the model's tables settle without visiting the relationship.
-        let candidates = model.model.relationshipPositions { traits, _ in traits.hasInverseName }
-        for position in candidates where !Self.isWellMadePair(position, in: model.model) {
-            let declared = DeclaredRelationship(position, in: model.model)
+        // well-made pair (the inverse names it back, points to its entity, and no other inverse
+        // entity is written), which passes every check below.
+        for declared in model.declaredRelationships(where: { $0.traits.hasInverseName && !$0.formsWellMadePair }) {
             let relationship = declared.relationship
             guard let inverseName = relationship.inverseName,
                   let ownerName = relationship.inverseEntityName ?? relationship.destinationEntityName
@@ -136,17 +135,6 @@ public struct InverseMismatchRule: Rule {
             }
         }
         return violations
-    }
-
-    /// True when every check below would pass: the inverse names this relationship back, has
-    /// this entity as its destination, and no inverse entity other than the destination is
-    /// written. (Ambiguous groups cannot pass: the claimed relationship names one of them back.)
-    private static func isWellMadePair(_ position: RelationshipPosition, in model: Model) -> Bool {
-        guard let inversePosition = model.inversePosition(of: position),
-              model.inversePosition(of: inversePosition) == position,
-              !model.traits(ofRelationshipAt: position).namesOtherInverseEntity
-        else { return false }
-        return model.destinationIndex(ofRelationshipAt: inversePosition) == position.entityIndex
     }
 
     private func violation(_ declared: DeclaredRelationship, _ message: String, severity: Severity? = nil) -> Violation {

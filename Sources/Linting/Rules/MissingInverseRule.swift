@@ -59,65 +59,38 @@ public struct MissingInverseRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        // Relationships that name another one as their inverse without being named back: the fix
-        // is to complete that pair, not to invent a new relationship. Only claims on
-        // relationships without an inverse of their own matter, and the trait tables find
-        // those (and, below, the relationships without an inverse) without visiting the rest.
-        let claims = model.declaredRelationships { traits, inverse in
-            traits.hasInverseName && inverse?.hasInverseName == false
-        }
+        // A relationship named as the inverse of one it does not name back: the fix is to
+        // complete that pair, not to invent a new relationship. The first claimer wins.
         var claimedBy: [DeclaredRelationship.Key: DeclaredRelationship] = [:]
-        for claimer in claims {
-            if let inverse = model.resolvedInverse(of: claimer), inverse.relationship.inverseName == nil,
-               claimedBy[inverse.key] == nil {
-                claimedBy[inverse.key] = claimer
+        for claimer in model.declaredRelationships(where: { $0.traits.hasInverseName && $0.inverseTraits?.hasInverseName == false }) {
+            if let claimed = model.resolvedInverse(of: claimer), claimedBy[claimed.key] == nil {
+                claimedBy[claimed.key] = claimer
             }
         }
-        let withoutInverse = model.declaredRelationships { traits, _ in !traits.hasInverseName }
-        var violations: [Violation] = []
-        var start = withoutInverse.startIndex
-        while start < withoutInverse.endIndex {
-            // They come entity by entity: take one entity's at a time.
-            let entityIndex = withoutInverse[start].position?.entityIndex
-            let end = withoutInverse[start...].firstIndex { $0.position?.entityIndex != entityIndex } ?? withoutInverse.endIndex
-            let entity = withoutInverse[start].entity
-            let missing = withoutInverse[start..<end].map(\.relationship)
-            start = end
-            var byDestination: [String: [Relationship]] = [:]
-            for relationship in entity.relationships {
-                if let destination = relationship.destinationEntityName {
-                    byDestination[destination, default: []].append(relationship)
-                }
+        return model.declaredRelationships { !$0.traits.hasInverseName }.map { declared in
+            let relationship = declared.relationship
+            if let claimer = claimedBy[declared.key] {
+                return declared.violation(
+                    "'\(declared.qualifiedName)' has no inverse, but '\(claimer.qualifiedName)' names it "
+                        + "as its inverse; set '\(claimer.relationship.name)' as the inverse of '\(relationship.name)'",
+                    suggestion: "set the inverse of '\(declared.qualifiedName)' to '\(claimer.relationship.name)'")
             }
-            for relationship in missing {
-                let declared = DeclaredRelationship(entity: entity, relationship: relationship,
-                                                    position: model.position(of: relationship))
-                if let claimer = claimedBy[declared.key] {
-                    violations.append(Violation(
-                        message: "'\(declared.qualifiedName)' has no inverse, but '\(claimer.qualifiedName)' names it "
-                            + "as its inverse; set '\(claimer.relationship.name)' as the inverse of '\(relationship.name)'",
-                        location: relationship.location, entityName: entity.name, propertyName: relationship.name,
-                        suggestion: "set the inverse of '\(declared.qualifiedName)' to '\(claimer.relationship.name)'"))
-                    continue
-                }
-                let destination = relationship.destinationEntityName ?? "its destination"
-                let siblings = relationship.destinationEntityName.flatMap { byDestination[$0] } ?? []
-                let suggestedName = Self.suggestedInverseName(for: relationship, in: entity,
-                                                              needsDistinctName: siblings.count > 1, model: model.model)
-                var message = "'\(declared.qualifiedName)' has no inverse; "
-                    + "add one on '\(destination)' (e.g. '\(suggestedName)')"
-                if siblings.count > 1 {
-                    message += "; '\(entity.name)' has \(siblings.count) relationships to '\(destination)' "
-                        + "(\(siblings.map { "'\($0.name)'" }.joined(separator: ", "))), so give each a distinct inverse"
-                }
-                violations.append(Violation(
-                    message: message, location: relationship.location, entityName: entity.name,
-                    propertyName: relationship.name,
-                    suggestion: "add a relationship '\(suggestedName)' on '\(destination)' "
-                        + "and set it as the inverse of '\(relationship.name)'"))
+            let destination = relationship.destinationEntityName ?? "its destination"
+            // The entity's relationships to the same destination, this one included.
+            let siblings = relationship.destinationEntityName.map { name in
+                declared.entity.relationships.filter { $0.destinationEntityName == name }
+            } ?? []
+            let suggestedName = Self.suggestedInverseName(for: relationship, in: declared.entity,
+                                                          needsDistinctName: siblings.count > 1, model: model.model)
+            var message = "'\(declared.qualifiedName)' has no inverse; "
+                + "add one on '\(destination)' (e.g. '\(suggestedName)')"
+            if siblings.count > 1 {
+                message += "; '\(declared.entity.name)' has \(siblings.count) relationships to '\(destination)' "
+                    + "(\(siblings.map { "'\($0.name)'" }.joined(separator: ", "))), so give each a distinct inverse"
             }
+            return declared.violation(message, suggestion: "add a relationship '\(suggestedName)' on '\(destination)' "
+                + "and set it as the inverse of '\(relationship.name)'")
         }
-        return violations
     }
 
     /// `notes` for a lone relationship from Note, `notesAsEditor` when Note has several

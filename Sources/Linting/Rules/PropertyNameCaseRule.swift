@@ -51,26 +51,14 @@ public struct PropertyNameCaseRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        var violations: [Violation] = []
-        let entities = model.entities
-        for entityIndex in entities.indices {
-            // Names from the model's flat table: the entity itself is read only to report.
-            let names = model.ownPropertyNames(ofEntityAt: entityIndex)
-            for index in names.indices {
-                // Nearly every name starts with an ASCII lowercase letter: settle those by the byte.
-                let name = names[index]
-                if let byte = name.utf8.first, byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { continue }
-                guard let first = name.first, !first.isLowercase else { continue }
-                let entity = entities[entityIndex]
-                let property = entity.properties[index - names.startIndex]
-                let suggestion = Naming.lowerCamelCase(String(property.name.drop { !$0.isLetter }))
-                violations.append(Violation(
-                    message: "property '\(entity.name).\(property.name)' should start with a lowercase letter; rename it"
-                        + (suggestion.isEmpty ? "" : " (e.g. '\(suggestion)')"),
-                    location: property.location, entityName: entity.name, propertyName: property.name,
-                    suggestion: suggestion.isEmpty ? nil : "rename '\(property.name)' to '\(suggestion)'"))
-            }
+        model.properties(whereName: { !$0.isEmpty && !Naming.startsLowercase($0) }).map { found in
+            let entity = found.owner.entity, property = found.property
+            let suggestion = Naming.lowerCamelCase(String(property.name.drop { !$0.isLetter }))
+            return Violation(
+                message: "property '\(entity.name).\(property.name)' should start with a lowercase letter; rename it"
+                    + (suggestion.isEmpty ? "" : " (e.g. '\(suggestion)')"),
+                location: property.location, entityName: entity.name, propertyName: property.name,
+                suggestion: suggestion.isEmpty ? nil : "rename '\(property.name)' to '\(suggestion)'")
         }
-        return violations
     }
 }

@@ -142,40 +142,35 @@ public struct ReservedNameRule: Rule {
         let keywords = isSwift ? Self.swiftKeywords : Self.objectiveCKeywords
         let language = isSwift ? "Swift" : "Objective-C"
         var violations: [Violation] = []
-        let entities = model.entities
-        let reserved = Self.everyReservedName
-        let possiblyReserved = Self.possiblyReserved
-        for entityIndex in entities.indices {
-            // Names from the model's flat table: the entity itself is read only to report.
-            let names = model.ownPropertyNames(ofEntityAt: entityIndex)
-            for index in names.indices {
-                let name = names[index]
-                // One lookup rules out nearly every name; the rest say which list they are on.
-                guard let slot = Self.prefilterSlot(of: name), possiblyReserved[slot], reserved.contains(name)
-                else { continue }
-                let entity = entities[entityIndex]
-                let isGenerated = entity.codeGeneration == .classDefinition || entity.codeGeneration == .category
-                let property = entity.properties[index - names.startIndex]
-                let problem: String
-                if Self.objectMethodNames.contains(name) {
-                    problem = "clashes with NSObject's '\(name)', which Core Data relies on"
-                } else if Self.shadowedPropertyNames.contains(name) {
-                    problem = "has the name of NSManagedObject's 'is\(Naming.uppercasingFirst(name))' property, so key-value "
-                        + "coding and Objective-C code may read Core Data's value instead of yours"
-                } else if Self.managedObjectMethodNames.contains(name) {
-                    problem = "clashes with NSManagedObject's '\(name)', which Core Data relies on"
-                } else if isGenerated && keywords.contains(name) {
-                    problem = "is a \(language) keyword, so the generated class cannot declare it"
-                } else {
-                    continue
-                }
-                violations.append(Violation(
-                    message: "'\(entity.name).\(name)' \(problem); rename it (e.g. '\(Self.suggestedName(for: name, in: entity))')",
-                    location: property.location, entityName: entity.name, propertyName: name,
-                    severity: Self.shadowedPropertyNames.contains(name) && !(isGenerated && keywords.contains(name)) ? .warning : nil))
+        for found in model.properties(whereName: Self.isReserved) {
+            let name = found.name, entity = found.owner.entity
+            let isGenerated = entity.codeGeneration == .classDefinition || entity.codeGeneration == .category
+            let problem: String
+            if Self.objectMethodNames.contains(name) {
+                problem = "clashes with NSObject's '\(name)', which Core Data relies on"
+            } else if Self.shadowedPropertyNames.contains(name) {
+                problem = "has the name of NSManagedObject's 'is\(Naming.uppercasingFirst(name))' property, so key-value "
+                    + "coding and Objective-C code may read Core Data's value instead of yours"
+            } else if Self.managedObjectMethodNames.contains(name) {
+                problem = "clashes with NSManagedObject's '\(name)', which Core Data relies on"
+            } else if isGenerated && keywords.contains(name) {
+                problem = "is a \(language) keyword, so the generated class cannot declare it"
+            } else {
+                continue
             }
+            violations.append(Violation(
+                message: "'\(entity.name).\(name)' \(problem); rename it (e.g. '\(Self.suggestedName(for: name, in: entity))')",
+                location: found.property.location, entityName: entity.name, propertyName: name,
+                severity: Self.shadowedPropertyNames.contains(name) && !(isGenerated && keywords.contains(name)) ? .warning : nil))
         }
         return violations
+    }
+
+    /// True when `name` is on one of the lists. One lookup in `possiblyReserved` rules out
+    /// nearly every name of a model before any is hashed.
+    static func isReserved(_ name: String) -> Bool {
+        guard let slot = prefilterSlot(of: name), possiblyReserved[slot] else { return false }
+        return everyReservedName.contains(name)
     }
 
     /// `deleted` -> `isMarkedDeleted`, `description` -> `noteDescription`, `default` -> `defaultValue`.

@@ -55,15 +55,8 @@ public struct TooManyPropertiesRule: ConfigurableRule {
     }
 
     public func violations(in model: LintedModel) -> [Violation] {
-        // Counted from the model's tables (inherited counts summed once down each hierarchy):
-        // only an entity that is reported is visited.
-        let inheritedCounts = model.inheritedProperties.inheritedCounts
-        return model.entities.indices.compactMap { entityIndex in
-            let own = model.ownPropertyNames(ofEntityAt: entityIndex).count
-            let inherited = inheritedCounts[entityIndex]
-            let count = own + inherited
-            guard count > limit else { return nil }
-            let entity = model.entities[entityIndex]
+        model.entities { $0.propertyCount > limit }.map { found in
+            let entity = found.entity, count = found.propertyCount, inherited = found.inheritedPropertyCount
             return Violation(
                 message: "'\(entity.name)' has \(count) properties\(inherited > 0 ? " (\(inherited) inherited)" : ""), "
                     + "more than \(limit); split it into related entities",

@@ -54,12 +54,7 @@ public struct UnknownDestinationRule: Rule {
         var violations: [Violation] = []
         // The model resolved every destination when it was built: only relationships whose
         // destination it did not find, or that write a different inverse entity, need a look.
-        let candidates = model.model.relationshipPositions { _, _ in true }.filter { position in
-            model.model.destinationIndex(ofRelationshipAt: position) == nil
-                || model.model.traits(ofRelationshipAt: position).namesOtherInverseEntity
-        }
-        for position in candidates {
-            let declared = DeclaredRelationship(position, in: model.model)
+        for declared in model.declaredRelationships(where: { !$0.hasKnownDestination || $0.traits.namesOtherInverseEntity }) {
             let relationship = declared.relationship
             var problems: [String] = []
             if let destination = relationship.destinationEntityName {

@@ -235,3 +235,120 @@ enum RelationshipPathText {
         return render(first: Array(names.prefix(head)), hidden: names.count - head - tail, last: Array(names.suffix(tail)))
     }
 }
+
+// MARK: What the cascade rules ask of the graph
+
+extension CascadeGraph {
+    /// Cascade relationships that lead back to where they start: one per strongly connected
+    /// component of the graph that some relationship stays inside.
+    struct Cycle {
+        /// The relationships inside the component, in document order.
+        let relationships: [DeclaredRelationship]
+        /// Their indexes in `relationships`.
+        fileprivate let members: [Int]
+        /// The component's number in `componentOfNode`, every node's (shared by all cycles).
+        fileprivate let component: Int
+        fileprivate let componentOfNode: [Int]
+    }
+
+    /// Every cycle of cascade relationships (deleting any object on it deletes every other).
+    func cycles() -> [Cycle] {
+        let component = stronglyConnectedComponents()
+        var members: [Int: [Int]] = [:]
+        var order: [Int] = []
+        for index in relationships.indices {
+            let source = component[declared(sourceEntity[index])]
+            guard source == component[destinationNode[index]] else { continue }
+            if members[source] == nil { order.append(source) }
+            members[source, default: []].append(index)
+        }
+        return order.map { id in
+            Cycle(relationships: members[id]!.map { relationships[$0] }, members: members[id]!, component: id,
+                  componentOfNode: component)
+        }
+    }
+
+    /// The relationships that lead from `relationship`'s destination back to its entity inside
+    /// `cycle`, shortest first: with `relationship` itself, the loop around.
+    func loop(closedBy relationship: DeclaredRelationship, in cycle: Cycle) -> [DeclaredRelationship] {
+        guard let index = cycle.members.first(where: { relationships[$0].key == relationship.key }) else { return [] }
+        let path = relationshipPath(from: destinationNode[index], to: declared(sourceEntity[index])) {
+            cycle.componentOfNode[$0] == cycle.component
+        } ?? []
+        return path.map { relationships[$0] }
+    }
+
+    /// Where cascades lead into one of `denials` (relationships whose delete rule can fail a
+    /// save): for every followed relationship from which some path of cascades reaches an entity
+    /// declaring one, the nearest such path.
+    func paths(into denials: [DeclaredRelationship]) -> [PathIntoDenial] {
+        var denialsByEntity = [[DeclaredRelationship]](repeating: [], count: entityCount)
+        for denial in denials {
+            guard let entityIndex = denial.position?.entityIndex else { continue }
+            denialsByEntity[entityIndex].append(denial)
+        }
+        guard !denials.isEmpty else { return [] }
+
+        // Breadth first backwards from every entity declaring a denial: for each node, the next
+        // step towards the nearest one, and enough about the rest of the path to print it in O(1).
+        let unreached = -1
+        var reversed = Adjacency<(source: Int, relationship: Int?)>.Builder(nodeCount: nodeCount)
+        for source in 0..<nodeCount {
+            for edge in edges[source] { reversed.add(from: edge.target, (source, edge.relationship)) }
+        }
+        let reverse = reversed.finish()
+        var next = [Int](repeating: unreached, count: nodeCount)
+        var nextRelationship = [Int?](repeating: nil, count: nodeCount)
+        var target = [Int](repeating: unreached, count: nodeCount)
+        var hopsLeft = [Int](repeating: 0, count: nodeCount)
+        var lastHop = [Int?](repeating: nil, count: nodeCount)
+        var queue: [Int] = []
+        for entity in 0..<entityCount where !denialsByEntity[entity].isEmpty {
+            let node = declared(entity)
+            target[node] = entity
+            queue.append(node)
+        }
+        var head = 0
+        while head < queue.count {
+            let node = queue[head]
+            head += 1
+            for (source, relationship) in reverse[node] where target[source] == unreached {
+                target[source] = target[node]
+                next[source] = node
+                nextRelationship[source] = relationship
+                hopsLeft[source] = hopsLeft[node] + (relationship == nil ? 0 : 1)
+                lastHop[source] = lastHop[node] ?? relationship
+                queue.append(source)
+            }
+        }
+
+        var paths: [PathIntoDenial] = []
+        for (index, start) in relationships.enumerated() {
+            let destination = destinationNode[index]
+            guard target[destination] != unreached else { continue }
+            // The first few steps, walked; the rest summarised from what the search recorded.
+            var shown = [start]
+            var node = destination
+            while next[node] != unreached, shown.count < RelationshipPathText.maximumShown - 1 {
+                if let relationship = nextRelationship[node] { shown.append(relationships[relationship]) }
+                node = next[node]
+            }
+            let remaining = hopsLeft[node]
+            var last: [DeclaredRelationship] = []
+            if remaining > 0, let final = lastHop[node] { last = [relationships[final]] }
+            paths.append(PathIntoDenial(start: start, firstSteps: shown, hiddenSteps: max(0, remaining - last.count),
+                                        lastSteps: last, denial: denialsByEntity[target[destination]][0]))
+        }
+        return paths
+    }
+
+    /// A path of cascades from `start` to an entity that declares `denial`, shortened for a
+    /// message: `firstSteps` (from `start` itself), `hiddenSteps` more, then `lastSteps`.
+    struct PathIntoDenial {
+        let start: DeclaredRelationship
+        let firstSteps: [DeclaredRelationship]
+        let hiddenSteps: Int
+        let lastSteps: [DeclaredRelationship]
+        let denial: DeclaredRelationship
+    }
+}

@@ -79,3 +79,20 @@ enum CloudKitSources {
         data at all.
         """
 }
+
+extension LintedModel {
+    /// The entities NSPersistentCloudKitContainer syncs (see `CloudKitScope`).
+    var cloudKitEntities: [Entity] { cloudKitScope.entities(in: model) }
+
+    /// The relationships the synced entities declare or inherit (each declaration once) whose
+    /// traits pass `test`.
+    func cloudKitRelationships(where test: (RelationshipTraits) -> Bool) -> [DeclaredRelationship] {
+        cloudKitScope.relationships(in: model, where: test)
+    }
+
+    /// The attributes the synced entities declare or inherit (each declaration once) whose
+    /// traits pass `test`.
+    func cloudKitAttributes(where test: (AttributeTraits) -> Bool) -> [DeclaredAttribute] {
+        cloudKitScope.attributes(in: model, where: test)
+    }
+}

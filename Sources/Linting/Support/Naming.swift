@@ -1,5 +1,13 @@
 /// Small helpers for the names rules print and suggest.
 enum Naming {
+    /// True when the name's first character is a lowercase letter. Nearly every property name
+    /// starts with an ASCII lowercase letter, settled by its first byte without decoding a
+    /// `Character`.
+    static func startsLowercase(_ name: String) -> Bool {
+        if let byte = name.utf8.first, byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { return true }
+        return name.first?.isLowercase ?? false
+    }
+
     static func uppercasingFirst(_ text: String) -> String {
         text.prefix(1).uppercased() + text.dropFirst()
     }
