@@ -33,22 +33,13 @@ enum ConformanceBenchmarks {
         "Conformance " + adapter.name.replacingOccurrences(of: repositoryRoot + "/", with: "")
     }
 
-    /// No allocation counting here. The runner starts and ends a thread per scenario, and the
-    /// harness's malloc interposer (ordo-one/malloc-interposer 1.6.1, `interposer-unix.c`)
-    /// frees a thread's counter block in a thread-exit destructor without clearing the
-    /// thread-local pointer to it; an allocation counted by a later destructor of the same
-    /// exiting thread then writes into freed memory. It crashed the benchmark process now and
-    /// then (SIGSEGV, about one smoke run in three on an idle machine, always in a conformance
-    /// benchmark). With counting off the interposer never touches the block.
-    static let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .peakMemoryResident]
-
     static func register(settings: BenchmarkSettings) {
         for adapter in adapters {
             let limits = settings.isSmoke ? (maxIterations: 1, maxDuration: Duration.seconds(60))
                                           : (maxIterations: 100, maxDuration: Duration.seconds(10))
             Benchmark(
                 benchmarkName(of: adapter),
-                configuration: .init(metrics: metrics, maxDuration: limits.maxDuration, maxIterations: limits.maxIterations)
+                configuration: .init(maxDuration: limits.maxDuration, maxIterations: limits.maxIterations)
             ) { benchmark in
                 let scenarios: [Scenario]
                 do {
