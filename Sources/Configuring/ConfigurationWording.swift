@@ -1,3 +1,5 @@
+import Linting
+
 /// Every sentence momlint says about a configuration, in one place, so the wording stays
 /// consistent and a reviewer can read it all at once. Lowercase, quoting what is wrong,
 /// saying what to do.
@@ -31,6 +33,11 @@ public enum ConfigurationWording {
 
     static func unknownRule(_ id: String, in key: String, suggestion: String?) -> String {
         "unknown rule id '\(id)' in '\(key)'; ignoring it"
+            + (suggestion.map { " (did you mean '\($0)'?)" } ?? "; 'momlint rules' lists the rule ids")
+    }
+
+    static func unknownSuppressedRule(_ id: String, suggestion: String?) -> String {
+        "'\(Suppressions.userInfoKey)' names unknown rule id '\(id)', which silences nothing"
             + (suggestion.map { " (did you mean '\($0)'?)" } ?? "; 'momlint rules' lists the rule ids")
     }
 
@@ -80,5 +87,24 @@ public enum ConfigurationWording {
 
     static func noRulesLeft() -> String {
         "'only_rules' and 'disabled_rules' leave no rule to run; nothing would be checked"
+    }
+}
+
+extension LintConfiguration {
+    /// A warning for each `momlint:disable` userInfo entry (or SwiftData comment) in the run's
+    /// models that names no rule of `catalogue` or `otherRuleIDs`, with the nearest id when one
+    /// is close: a typo there silences nothing, so it must not pass unnoticed.
+    public static func unknownSuppressedRules(in run: LintRun, catalogue: [any Rule.Type] = RuleCatalogue.all,
+                                              otherRuleIDs: [String] = []) -> [ConfigurationDiagnostic] {
+        let known = catalogue.map { $0.description.id } + otherRuleIDs
+        let knownSet = Set(known)
+        return run.reports.flatMap { report in
+            Suppressions.unknownRuleIDs(in: report.model, knownRuleIDs: knownSet).map { unknown in
+                ConfigurationDiagnostic(.warning, file: unknown.location.file, line: unknown.location.line,
+                                        column: unknown.location.column,
+                                        message: ConfigurationWording.unknownSuppressedRule(
+                                            unknown.ruleID, suggestion: NearestName.closest(to: unknown.ruleID, among: known)))
+            }
+        }
     }
 }

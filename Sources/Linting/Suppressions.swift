@@ -30,6 +30,26 @@ public struct Suppressions: Sendable {
         return Self.ruleIDs(in: property.userInfo).silences(ruleID)
     }
 
+    /// Every rule id a `momlint:disable` entry of the model names that is not in `knownRuleIDs`
+    /// (nor `all`), with where the entry is: a mistyped id silences nothing, so its author
+    /// should hear of it.
+    public static func unknownRuleIDs(in model: Model, knownRuleIDs: Set<String>) -> [(ruleID: String, location: SourceLocation)] {
+        var unknown: [(ruleID: String, location: SourceLocation)] = []
+        func check(_ userInfo: UserInfo, elementLocation: SourceLocation) {
+            guard let entry = userInfo.entries.last(where: { $0.key == userInfoKey }) else { return }
+            for id in ruleIDs(in: userInfo).sorted() where id != allRules && !knownRuleIDs.contains(id) {
+                unknown.append((id, entry.location ?? elementLocation))
+            }
+        }
+        for entity in model.entities {
+            check(entity.userInfo, elementLocation: entity.location)
+            for property in entity.properties {
+                check(property.userInfo, elementLocation: property.location)
+            }
+        }
+        return unknown
+    }
+
     /// The rule ids listed under `momlint:disable`: comma-separated, spaces ignored.
     public static func ruleIDs(in userInfo: UserInfo) -> Set<String> {
         guard let value = userInfo[userInfoKey] else { return [] }

@@ -16,13 +16,27 @@ public struct ReportWriter {
 
     /// The writer for `destinations`, refusing a whole-document report (JSON, SARIF, JUnit)
     /// that would share standard output with another: concatenated, neither could be parsed.
+    /// Refuses as well two reports aimed at one file under any spelling (the second would
+    /// replace the first).
     public init(checking destinations: [ReporterDestination]) throws(ReporterDestinationError) {
-        let names = destinations.filter { $0.file == nil }.map { $0.reporter.name }
-        let documents = destinations.filter { $0.file == nil && $0.reporter.isWholeDocument }.map { $0.reporter.name }
+        let onStandardOutput = destinations.filter(\.writesToStandardOutput)
+        let names = onStandardOutput.map { $0.reporter.name }
+        let documents = onStandardOutput.filter { $0.reporter.isWholeDocument }.map { $0.reporter.name }
         if names.count > 1, let document = documents.first {
             var others: [String] = []
             for name in names where name != document && !others.contains(name) { others.append(name) }
             throw .sharedStandardOutput(document: document, others: others)
+        }
+        var firstByIdentity: [String: ReporterDestination] = [:]
+        for destination in destinations where !destination.writesToStandardOutput {
+            guard let file = destination.file else { continue }
+            let identity = OutputFileWriter.destinationIdentity(of: file)
+            // Any other descriptor (standard error, /dev/fd/3) is written through in order, like a pipe.
+            guard !identity.hasPrefix("descriptor ") else { continue }
+            if let first = firstByIdentity[identity] {
+                throw .sharedFile(path: file, reporters: [first.reporter.name, destination.reporter.name])
+            }
+            firstByIdentity[identity] = destination
         }
         self.init(destinations: destinations)
     }
@@ -38,7 +52,7 @@ public struct ReportWriter {
         var standardOutput = ""
         for destination in destinations {
             let report = destination.reporter.report(run, context: context)
-            guard let file = destination.file else {
+            guard let file = destination.file, !destination.writesToStandardOutput else {
                 standardOutput += report
                 continue
             }

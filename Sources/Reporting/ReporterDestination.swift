@@ -1,3 +1,5 @@
+import SafeFiles
+
 /// Where one reporter writes: `NAME` (standard output) or `NAME:FILE`, as `--reporter` takes it.
 public struct ReporterDestination: Sendable, CustomStringConvertible {
     public var reporter: any Reporter.Type
@@ -26,7 +28,13 @@ public struct ReporterDestination: Sendable, CustomStringConvertible {
         self.init(reporter: reporter, file: file)
     }
 
-    public var writesToStandardOutput: Bool { file == nil }
+    /// True for standard output, named or not: `json` and `json:/dev/stdout` (or `/dev/fd/1`, or
+    /// a link to either) both go there, in order, rather than the second replacing the file
+    /// standard output was redirected to (`OutputFileWriter`).
+    public var writesToStandardOutput: Bool {
+        guard let file else { return true }
+        return (try? OutputFileWriter.openDescriptor(namedBy: file)) == 1
+    }
 
     public var description: String { file.map { "\(reporter.name):\($0)" } ?? reporter.name }
 }
@@ -35,6 +43,7 @@ public enum ReporterDestinationError: Error, Hashable, Sendable, CustomStringCon
     case unknownReporter(String)
     case missingFile(reporter: String)
     case sharedStandardOutput(document: String, others: [String])
+    case sharedFile(path: String, reporters: [String])
 
     public var description: String {
         let valid = ReporterCatalogue.names.joined(separator: ", ")
@@ -47,6 +56,9 @@ public enum ReporterDestinationError: Error, Hashable, Sendable, CustomStringCon
             "the '\(document)' report is one document and cannot share standard output with "
                 + (others.isEmpty ? "a second '\(document)' report" : others.map { "'\($0)'" }.joined(separator: ", "))
                 + "; send all but one report to a file with --reporter NAME:FILE"
+        case .sharedFile(let path, let reporters):
+            "\(reporters.map { "'\($0)'" }.joined(separator: " and ")) would both write \(path), "
+                + "and the second would replace the first; give each report a file of its own"
         }
     }
 }

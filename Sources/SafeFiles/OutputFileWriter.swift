@@ -15,10 +15,18 @@ import Darwin
 ///   link), or written through if it points to a FIFO or a device; a link to nothing is refused;
 /// - a FIFO, a character device (`/dev/stdout`, `/dev/null`, a terminal) or a socket is written
 ///   through, as a shell's `>` would; a FIFO nobody reads is refused rather than waited on;
-/// - a folder or a block device is refused.
+/// - a folder or a block device is refused;
+/// - a name for one of momlint's own open descriptors (`/dev/stdout`, `/dev/stderr`,
+///   `/dev/fd/N`, `/proc/self/fd/N`, or a link to one) is written to that descriptor, as a
+///   shell's `>` would: following it to the file standard output is redirected to and renaming
+///   over that file would replace the whole log (everything written before momlint ran) with
+///   one report.
 /// Missing folders on the way are created. Every failure says what failed, in words.
 public enum OutputFileWriter {
     public static func write(_ bytes: [UInt8], toPath path: String) throws(FileAccessError) {
+        if let descriptor = try openDescriptor(namedBy: path) {
+            return try writeAll(bytes, to: descriptor, path: path)
+        }
         var status = stat()
         if lstat(path, &status) != 0 {
             guard errno == ENOENT else { throw FileAccessError(path: path, problem: .system(errno)) }
@@ -35,6 +43,62 @@ public enum OutputFileWriter {
         default:
             try writeThrough(path, bytes)
         }
+    }
+
+    /// The descriptor of this process that `path` names — `/dev/stdout` (1), `/dev/stderr` (2),
+    /// `/dev/fd/N`, `/proc/self/fd/N`, `/proc/<this process>/fd/N` — itself or through the
+    /// symbolic links on the way to its target; nil for any other path. A descriptor that is
+    /// not open is refused.
+    public static func openDescriptor(namedBy path: String) throws(FileAccessError) -> Int32? {
+        var current = path
+        for _ in 0..<40 {  // the kernel's own limit on links followed (MAXSYMLINKS)
+            if let descriptor = descriptorNumber(in: current) {
+                guard fcntl(descriptor, F_GETFD) >= 0 else {
+                    throw FileAccessError(path: path, problem: .other("it names descriptor \(descriptor), which momlint does not have open"))
+                }
+                return descriptor
+            }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { return nil }  // not a link (or gone): an ordinary path
+            let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : folderPath(of: current) + "/" + target
+        }
+        return nil
+    }
+
+    /// `1` for `/dev/stdout`, `N` for `/dev/fd/N`, … by the spelling alone.
+    private static func descriptorNumber(in path: String) -> Int32? {
+        switch path {
+        case "/dev/stdin": return 0
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default: break
+        }
+        let ownProcess = "/proc/\(getpid())/fd/"
+        for prefix in ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", ownProcess] where path.hasPrefix(prefix) {
+            let number = path.dropFirst(prefix.count)
+            guard !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber) else { return nil }
+            return Int32(number)
+        }
+        return nil
+    }
+
+    /// Where a report to `path` ends up, for telling two reports aimed at one place apart: the
+    /// descriptor it names, or the absolute path with every link resolved (the folder's, when
+    /// the file does not exist yet).
+    public static func destinationIdentity(of path: String) -> String {
+        if let descriptor = try? openDescriptor(namedBy: path) { return "descriptor \(descriptor)" }
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+        if let folder = realpath(folderPath(of: path), nil) {
+            defer { free(folder) }
+            return String(cString: folder) + "/" + name
+        }
+        return path
     }
 
     /// A symlink, FIFO, character device or socket: opened as it is (following a link) and

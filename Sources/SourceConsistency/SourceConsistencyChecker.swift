@@ -47,7 +47,7 @@ public struct SourceConsistencyChecker: Sendable {
             for rule in rules {
                 let description = rule.description
                 for violation in rule.init().violations(in: pairing) {
-                    let finding = Finding(violation, ruleID: description.id, severity: description.defaultSeverity)
+                    let finding = Finding(violation, ruleID: description.id, severity: violation.severity ?? description.defaultSeverity)
                     if seen.insert(FindingIdentity(finding)).inserted { findings.append(finding) }
                 }
             }

@@ -124,6 +124,7 @@ struct LintCommand: ParsableCommand {
             // The folders linted: with only SwiftData folders named, not the working directory.
             mappingSearchPaths: modelPaths + swiftDataPaths.filter { !modelPaths.contains($0) }))
         run = configuration.applied(to: configuration.excluding(from: run))
+        let suppressionWarnings = LintConfiguration.unknownSuppressedRules(in: run, otherRuleIDs: Self.sourceRules.map(\.id))
         var inputFailed = !run.loadFailures.isEmpty
         if let writeBaseline {
             let recorded = Baseline(recording: run.findings, folder: Self.folder(of: writeBaseline))
@@ -143,7 +144,10 @@ struct LintCommand: ParsableCommand {
         let warningCount = run.count(of: .warning)
         if quiet { run = run.keepingFindings { $1.severity == .error } }
 
-        if !quiet { for note in run.notes { print(note, to: &standardError) } }
+        if !quiet {
+            for warning in suppressionWarnings { print(warning, to: &standardError) }
+            for note in run.notes { print(note, to: &standardError) }
+        }
         for failure in run.loadFailures { print(failure, to: &standardError) }
         var context = ReportContext(engine: engine, toolVersion: Momlint.version)
         if !sourcePaths.isEmpty {

@@ -35,6 +35,7 @@ struct Momlint: AsyncParsableCommand {
     /// momlint documents for it, instead of ArgumentParser's 64 (`EX_USAGE`), so scripts
     /// need to know one code for "momlint could not do what was asked".
     static func main() async {
+        StandardOutputFailures.reportInsteadOfDying()
         if let word = CommandLine.arguments.dropFirst().first, let nearest = nearestSubcommand(to: word) {
             var standardError = StandardError()
             print("momlint: '\(word)' is neither a subcommand nor an existing path; did you mean 'momlint \(nearest)'?",
@@ -54,8 +55,10 @@ struct Momlint: AsyncParsableCommand {
                 print(fullMessage(for: error), to: &standardError)
                 Foundation.exit(ExitCode.inputError.rawValue)
             }
+            StandardOutputFailures.exitIfLost()
             exit(withError: error)
         }
+        StandardOutputFailures.exitIfLost()
     }
 
     /// `lint` is the default subcommand, so `momlint lnt` would lint a path named `lnt` and

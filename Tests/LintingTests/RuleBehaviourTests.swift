@@ -130,6 +130,10 @@ struct RuleBehaviourTests {
     @Test(arguments: [
         ("User", "a 'User'"), ("Unit", "a 'Unit'"), ("Update", "an 'Update'"), ("Umbrella", "an 'Umbrella'"),
         ("Album", "an 'Album'"), ("OneTimeCode", "a 'OneTimeCode'"), ("Order", "an 'Order'"), ("Team", "a 'Team'"),
+        // Letters and capitals read letter by letter (mutual_deny once said "a 'L' or a 'R'").
+        ("L", "an 'L'"), ("R", "an 'R'"), ("B", "a 'B'"), ("U", "a 'U'"), ("NSItem", "an 'NSItem'"),
+        ("URLRecord", "a 'URLRecord'"), ("HTMLPage", "an 'HTMLPage'"), ("CDItem", "a 'CDItem'"),
+        ("Item", "an 'Item'"), ("IOSDevice", "an 'IOSDevice'"),
     ])
     func indefiniteArticleFollowsTheSound(name: String, phrase: String) {
         #expect(Naming.indefinite(name) == phrase)

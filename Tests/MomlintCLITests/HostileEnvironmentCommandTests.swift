@@ -129,3 +129,77 @@ extension HostileEnvironmentCommandTests {
         }
     }
 }
+
+extension HostileEnvironmentCommandTests {
+    /// Every command, not only lint: `rules`, `diff`, `print` print through stdio, whose failed
+    /// writes were dropped at exit (exit 0, output lost).
+    @Test func failedWriteOfAnyCommandToStandardOutputExits2() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let workspace = try Workspace()
+        for command in [["rules"], ["print", "Library.xcdatamodeld"], ["versions", "Library.xcdatamodeld"]] {
+            let result = try Self.run(command, in: workspace, standardOutputTo: "/dev/full")
+            #expect(result.status == 2, "\(command[0]): \(result.standardError)")
+            #expect(result.standardError.hasPrefix("error: cannot write to standard output: "),
+                    "\(command[0]): \(result.standardError)")
+        }
+    }
+
+    /// `momlint lint --reporter sarif M | true` died of SIGPIPE (status 141) with no word.
+    @Test func aClosedPipeIsOneLineAndExit2NotSIGPIPE() throws {
+        let workspace = try Workspace()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // `exec 1>&-`-like: the reader (`true`) exits at once; `sleep` makes sure it has gone
+        // before momlint writes.
+        process.arguments = ["-c", "(sleep 0.3; exec \"$0\" lint --reporter sarif Library.xcdatamodeld; echo \"status $?\" >&2) | true",
+                             try MomlintProcess.executable.path]
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(errorText.contains("error: cannot write to standard output: broken pipe\n"), "\(errorText)")
+    }
+
+    /// `( echo before; momlint lint --reporter json:/dev/stdout; echo after ) >> log.txt` once
+    /// renamed a new file over log.txt: everything else in the log was lost.
+    @Test func aReportToDevStdoutIsWrittenToStandardOutputNotOverItsFile() throws {
+        let workspace = try Workspace()
+        let log = workspace.path + "/log.txt"
+        try "PRE\n".write(toFile: log, atomically: false, encoding: .utf8)
+        let before = try FileManager.default.attributesOfItem(atPath: log)[.systemFileNumber] as? Int
+        for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] where FileManager.default.fileExists(atPath: name) {
+            let handle = try #require(FileHandle(forWritingAtPath: log))
+            try handle.seekToEnd()
+            let process = Process()
+            process.executableURL = try MomlintProcess.executable
+            process.arguments = ["lint", "--reporter", "json:" + name, "Library.xcdatamodeld"]
+            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+            process.standardOutput = handle
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            try handle.close()
+            #expect(process.terminationStatus == 0, "\(name)")
+        }
+        let after = try FileManager.default.attributesOfItem(atPath: log)[.systemFileNumber] as? Int
+        #expect(after == before, "the log file was replaced")
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.hasPrefix("PRE\n{\n  \"schemaVersion\""), "\(text.prefix(80))")
+        #expect(text.components(separatedBy: "\"schemaVersion\"").count - 1 == 3, "one report per spelling, appended")
+    }
+
+    /// Two reports to one file: the second silently replaced the first (exit 0).
+    @Test func twoReportsToOneFileAreRefused() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("lint", "--reporter", "json:same.out", "--reporter", "junit:./same.out",
+                                       "Library.xcdatamodeld")
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("'json' and 'junit' would both write ./same.out"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path + "/same.out"))
+        let stdout = try workspace.run("lint", "--reporter", "json", "--reporter", "sarif:/dev/stdout", "Library.xcdatamodeld")
+        #expect(stdout.status == 2)
+        #expect(stdout.standardError.contains("cannot share standard output"), "\(stdout.standardError)")
+    }
+}

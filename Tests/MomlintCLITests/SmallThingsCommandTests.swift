@@ -17,6 +17,32 @@ struct SmallThingsCommandTests {
         #expect(errors.standardError.isEmpty)
     }
 
+    @Test func aMistypedRuleIdInASuppressionIsReported() throws {
+        let workspace = try Workspace(configuration: "only_rules: [missing_inverse]\n")
+        let contents = try workspace.read(Workspace.contents)
+        let shelf = #"<relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf"/>"#
+        #expect(contents.contains(shelf))
+        try workspace.write(Workspace.contents, contents.replacingOccurrences(of: shelf, with: """
+            <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf">
+                        <userInfo>
+                            <entry key="momlint:disable" value="missing_invers, no_action_delete_rule"/>
+                        </userInfo>
+                    </relationship>
+            """))
+        let result = try workspace.run("lint", "Library.xcdatamodeld")
+        // The typo silences nothing: Book.shelf is still reported, and the entry is named.
+        #expect(result.standardOutput.contains("'Book.shelf' has no inverse"))
+        let warnings = result.standardError.split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings.count == 1, "\(result.standardError)")
+        #expect(warnings.first?.hasSuffix(
+            "warning: 'momlint:disable' names unknown rule id 'missing_invers', which silences nothing (did you mean 'missing_inverse'?)") == true,
+            "\(result.standardError)")
+        #expect(warnings.first?.hasPrefix("Library.xcdatamodeld/Library.xcdatamodel/contents:13:") == true, "\(result.standardError)")
+        // --quiet keeps errors only.
+        let quiet = try workspace.run("lint", "--quiet", "Library.xcdatamodeld")
+        #expect(!quiet.standardError.contains("warning:"))
+    }
+
     @Test func aSymlinkedSpellingOfAnExcludedFolderIsExcluded() throws {
         let workspace = try Workspace(configuration: "only_rules: [missing_inverse]\nexcluded: [Models]\n")
         try FileManager.default.createDirectory(atPath: workspace.path + "/Models", withIntermediateDirectories: true)

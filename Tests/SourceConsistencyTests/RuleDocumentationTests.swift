@@ -47,6 +47,14 @@ struct RuleDocumentationTests {
         #expect(lines.dropFirst(6).first == "**SwiftData** (`momlint lint --swiftdata`): \(description.swiftData.text)"[...])
     }
 
+    @Test("Rules/<id>.md says why the default severity is what it is", arguments: ids)
+    func pageStatesTheSeverityRationale(_ id: String) throws {
+        let rule = try #require(SourceRuleCatalogue.rule(id: id))
+        let document = try ruleDocumentation(id: id)
+        let why = try #require(document.components(separatedBy: "\n## ").first { $0.hasPrefix("Why\n") })
+        #expect(why.contains("Default severity: \(rule.description.defaultSeverity.rawValue)"), "\(id)")
+    }
+
     @Test("the documented examples are the rule's examples, and they behave as documented", arguments: ids)
     func documentedExamplesMatchAndRun(_ id: String) throws {
         let rule = try #require(SourceRuleCatalogue.rule(id: id))

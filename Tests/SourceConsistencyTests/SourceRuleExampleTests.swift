@@ -111,6 +111,44 @@ struct SourceRuleExampleTests {
     }
 }
 
+/// Severity means "fails", for the source rules as for the model rules.
+@Suite("Source rule severities")
+struct SourceRuleSeverityTests {
+    @Test("every source rule's page says why its default severity is what it is")
+    func everyRationaleStatesItsSeverity() {
+        for rule in SourceRuleCatalogue.all {
+            let description = rule.description
+            #expect(description.rationale.contains("Default severity: \(description.defaultSeverity.rawValue)"),
+                    "\(description.id)")
+        }
+    }
+
+    @Test("a Use Scalar Type disagreement is a warning; a type of another kind or width stays an error")
+    func scalarFormDisagreementIsAWarning() throws {
+        let model = #"""
+            <entity name="Item" representedClassName="Item">
+                <attribute name="rating" attributeType="Integer 32" usesScalarValueType="NO"/>
+                <attribute name="isDone" attributeType="Boolean" usesScalarValueType="YES"/>
+                <attribute name="count" attributeType="Integer 16" usesScalarValueType="YES"/>
+                <attribute name="price" attributeType="Double" usesScalarValueType="NO"/>
+            </entity>
+            """#
+        let source = """
+            import CoreData
+
+            final class Item: NSManagedObject {
+                @NSManaged var rating: Int32
+                @NSManaged var isDone: NSNumber?
+                @NSManaged var count: Int
+                @NSManaged var price: Float
+            }
+            """
+        let found = try violations(of: ScalarTypeMismatchRule.self, model: model, source: source)
+        let severities = Dictionary(uniqueKeysWithValues: found.map { ($0.propertyName ?? "", $0.severity) })
+        #expect(severities == ["rating": .warning, "isDone": .warning, "count": nil, "price": nil])
+    }
+}
+
 extension String {
     /// The string with its first letter lowercased, unless that letter starts a quoted name.
     var lowercasedFirstWordAware: String {

@@ -51,8 +51,17 @@ enum Naming {
     }
 
     /// By the first letters: a vowel, except a "u" said "you" — one consonant then a vowel, as in
-    /// `User`, `Unit`, `Usage` (but `Update`, `Umbrella`, `Under` take "an") — and "one".
+    /// `User`, `Unit`, `Usage` (but `Update`, `Umbrella`, `Under` take "an") — and "one". A name
+    /// of one letter, or one that starts with capitals read letter by letter (`L`, `NSItem`,
+    /// `URLRecord`, `HTMLPage`), is said by its first letter's name: "an L", "an NSItem", "a
+    /// URLRecord".
     private static func startsWithVowelSound(_ name: String) -> Bool {
+        let leadingCapitals = name.prefix(while: { $0.isUppercase })
+        if name.count == 1 || leadingCapitals.count >= 2, let first = name.lowercased().first {
+            // The letters whose names begin with a vowel sound: "ay", "ee", "ef", "aitch", "eye",
+            // "el", "em", "en", "oh", "ar", "es", "ex".
+            return "aefhilmnorsx".contains(first)
+        }
         let letters = Array(name.lowercased().prefix(3))
         guard let first = letters.first, "aeiou".contains(first) else { return false }
         if first == "u", letters.count == 3, !"aeiou".contains(letters[1]), "aeiou".contains(letters[2]) { return false }

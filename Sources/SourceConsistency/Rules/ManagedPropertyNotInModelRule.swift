@@ -14,7 +14,10 @@ public struct ManagedPropertyNotInModelRule: SourceRule {
             or write raises "unrecognized selector sent to instance", and key-value coding raises "not key \
             value coding-compliant for the key". It usually means an attribute was renamed or removed in \
             the model and the hand-written class was not updated; Xcode regenerates classes only for \
-            Class Definition and Category/Extension code generation, never for Manual/None.
+            Class Definition and Category/Extension code generation, never for Manual/None. \
+
+            Default severity: error. The first use of the property fails at run time (an unrecognized \
+            selector or a key-value coding exception).
             """,
         category: .structure,
         defaultSeverity: .error)

@@ -15,7 +15,10 @@ public struct ModelPropertyNotInClassRule: SourceRule {
             for any instance property of that name (or @objc name) in the class, its extensions and \
             its superclasses, so custom accessors count. It stays silent when the class declaration, or \
             a superclass between it and NSManagedObject, is not in the sources, because the property \
-            may be declared there. Fetched properties are not required.
+            may be declared there. Fetched properties are not required. \
+
+            Default severity: warning. Nothing fails: the value is stored and reachable through \
+            key-value coding; the class has only fallen behind the model.
             """,
         category: .structure,
         defaultSeverity: .warning)

@@ -18,7 +18,11 @@ public struct OptionalityMismatchRule: SourceRule {
             that the value is always present and invites nil, which fails validation at save with \
             NSValidationMissingMandatoryPropertyError (1570). Scalar types (Int16, Double, Bool, …) \
             cannot be optional with @NSManaged and read 0 or false for nil, and to-many relationships \
-            read an empty set, so neither is checked.
+            read an empty set, so neither is checked. \
+
+            Default severity: warning. A nil read through a non-optional property fails only when the \
+            value is actually missing, and an optional property over a required attribute fails only when \
+            code stores nil; neither is certain from the declarations alone.
             """,
         category: .types,
         defaultSeverity: .warning)

@@ -17,9 +17,16 @@ public struct ScalarTypeMismatchRule: SourceRule {
             Swift type (https://developer.apple.com/documentation/coredata/nsattributetype): Int16, Int32 \
             and Int64 (Int is 64 bits, so it fits Integer 64 only), Float, Double, Bool, Decimal or \
             NSDecimalNumber, Date, Data, UUID, URL and String; an attribute without Use Scalar Type is an \
-            NSNumber. When the model's Use Scalar Type setting and the class disagree, one of them is \
-            stale, and Xcode's code generation would give the other type. Unsigned types are reported \
-            by unsigned_managed_property.
+            NSNumber. Unsigned types are reported by unsigned_managed_property.
+
+            Default severity: error, for a Swift type of another kind or width than the attribute's: \
+            the first use fails at run time. When only the form differs — `NSNumber?` where the model \
+            says Use Scalar Type, or `Int16` where it does not — the finding is a warning: Use Scalar \
+            Type is an option of Xcode's code generation (the Data Model inspector), not of the \
+            compiled model, and Core Data's dynamic accessors follow the class's declared type, so both \
+            forms work (inferred from Apple's description of the setting as code generation; no document \
+            says what the run time does). One of the two is stale all the same, and Xcode's code \
+            generation would give the other type.
             """,
         category: .types,
         defaultSeverity: .error)
@@ -130,6 +137,9 @@ public struct ScalarTypeMismatchRule: SourceRule {
             message: "\(property.quotedName) is declared '\(type.spelling)', but attribute "
                 + "'\(owner.name).\(attribute.name)' is \(expected.describe(attribute)); \(fix)",
             location: property.location, entityName: owner.name, propertyName: attribute.name,
-            suggestion: fix)
+            suggestion: fix,
+            // Only the Use Scalar Type setting disagrees: a code-generation option, so the
+            // accessors still work (see the rationale); stale, not failing.
+            severity: sameKindOtherForm && expected.usesScalarValueType != nil ? .warning : nil)
     }
 }

@@ -16,7 +16,9 @@ public struct UnsignedManagedPropertyRule: SourceRule {
             does not match its Entity's property's scalar type. Dynamically generated accessors do not \
             support implicit type coercion", then "unrecognized selector"). Declare the smallest signed \
             type that holds the unsigned type's range, with the attribute type that stores it; no signed \
-            integer holds every UInt64, so store those as Decimal or String.
+            integer holds every UInt64, so store those as Decimal or String. \
+
+            Default severity: error. The first read or write through the accessor fails at run time.
             """,
         category: .types,
         defaultSeverity: .error)

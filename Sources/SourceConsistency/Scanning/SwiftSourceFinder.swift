@@ -103,7 +103,7 @@ public struct SwiftSourceFinder: Sendable {
             if case .tooLarge(let size, let limit) = error.problem {
                 throw SourceProblem(path: path, reason: .tooLarge(bytes: size, limit: limit))
             }
-            throw SourceProblem(path: path, reason: .unreadable(error.reason.lowercased()))
+            throw SourceProblem(path: path, reason: .unreadable(error.reason))  // already a clause: "it is not a regular file (a FIFO)"
         }
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw SourceProblem(path: path, reason: .notUTF8)
