@@ -357,6 +357,8 @@ def main():
 
     out += cascade_lines(figures)
     out += migration_lines(figures)
+    out += diff_lines(figures, sizes)
+    out += swiftdata_lines(figures)
 
     largest_row = rows[-1]
     floor_ratio = divide(largest_row["process"][0], largest_row["floor"][0])
@@ -385,7 +387,7 @@ def main():
             f"{f' at {worst[0]:,} → {worst[1]:,}' if worst else ''}; fastest runs: {times(worst_growth_best)}; "
             f"instructions (`momlint lint`, worst step): {times(worst_instruction_growth)} | "
             f"{verdict(worst_growth is not None and worst_growth <= TARGET_GROWTH_RATIO)} |",
-            f"| small model start to exit at most {TARGET_SMALL_LINT_MS:g} ms (`momlint lint`, release build) | "
+            f"| small model start to exit at most {TARGET_SMALL_LINT_MS:g} ms (`momlint lint`, release build, Swift libraries linked statically on Linux) | "
             f"{ms(small_synthetic[0])} (synthetic), {ms(small_real[0])} (`{os.path.basename(args.small_model)}`) | "
             f"{verdict(max(small_synthetic[0], small_real[0]) * 1000 <= TARGET_SMALL_LINT_MS)} |",
             f"| peak memory for the {largest:,}-entity model, reported | {mib(largest_rss)} | reported |",
@@ -503,6 +505,60 @@ def migration_lines(figures):
                      f"{cell(by_method.get('plainSQL'))} | {times(quotient)} | "
                      f"{'–' if quotient is None else verdict(quotient <= TARGET_MIGRATION_RATIO)} |")
     return lines
+
+
+# MARK: Version diffs and SwiftData
+
+# Issue 22's target: diffing two N-entity versions takes at most twice the time of loading both.
+TARGET_DIFF_RATIO = 2.0
+# Issue 18's target: reading 1,000 @Model classes within 2x of swift-syntax's own parse.
+TARGET_SWIFTDATA_RATIO = 2.0
+
+
+def diff_lines(figures, sizes):
+    """`Diff N` (the schema diff of two N-entity versions, loaded in setup) against `Load N`
+    (one version): loading both is twice `Load N`."""
+    rows = []
+    for size in sizes:
+        diff = harness_value(figures, f"Diff {size}", "Time(wallclock)")
+        load = harness_value(figures, f"Load {size}", "Time(wallclock)")
+        if diff is None or load is None:
+            continue
+        quotient = divide(diff, 2 * load)
+        rows.append(f"| {size:,} | {ms(nanoseconds(diff))} | {ms(nanoseconds(2 * load))} | {times(quotient)} | "
+                    f"{'–' if quotient is None else verdict(quotient <= TARGET_DIFF_RATIO)} |")
+    if not rows:
+        return []
+    return ["", "## Version diff", "",
+            "The schema diff of two versions of an N-entity model (the second version renames, adds, removes and "
+            "changes entities and properties; both are loaded in setup, untimed), the work `momlint diff` and the "
+            "migration rules do beyond loading, against loading both versions (twice `Load N`, in process). Medians; "
+            f"target: the diff within {TARGET_DIFF_RATIO:g}x of loading both.", "",
+            "| entities | diff | loading both | diff ÷ loading both | |",
+            "| ---: | ---: | ---: | ---: | --- |"] + rows
+
+
+def swiftdata_lines(figures):
+    read = parse = None
+    read_name = parse_name = None
+    for (name, metric) in figures:
+        if metric != "Time(wallclock)":
+            continue
+        if name.startswith("SwiftData read "):
+            read_name, read = name, harness_value(figures, name, metric)
+        elif name.startswith("SwiftData parse "):
+            parse_name, parse = name, harness_value(figures, name, metric)
+    if read is None or parse is None:
+        return []
+    quotient = divide(read, parse)
+    return ["", "## SwiftData models", "",
+            "`SwiftDataReader` building the model of 1,000 synthetic `@Model` classes in 20 files (parse, walk, "
+            "entities, inverses), against swift-syntax's `Parser.parse` of the same files alone, the floor any "
+            f"swift-syntax front end pays (`SwiftDataBenchmarks`). Medians; target: within {TARGET_SWIFTDATA_RATIO:g}x.", "",
+            "| benchmark | median |", "| --- | ---: |",
+            f"| {parse_name} | {ms(nanoseconds(parse))} |",
+            f"| {read_name} | {ms(nanoseconds(read))} |",
+            f"| read ÷ parse | {times(quotient)} {'' if quotient is None else verdict(quotient <= TARGET_SWIFTDATA_RATIO)} |"]
 
 
 def nanoseconds(value):
