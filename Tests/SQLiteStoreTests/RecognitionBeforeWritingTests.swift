@@ -18,7 +18,7 @@ import Testing
         #if canImport(Glibc)
         let scratch = try ScratchDirectory()
         // A WAL-mode Core Data store closed cleanly: no -wal, no -shm.
-        let path = try CoreDataStoreRecognitionTests.coreDataLikeStore(in: scratch)
+        let path = try CoreDataStoreRecognitionTests.coreDataLikeStore(in: scratch, persistentHistory: false)
         #expect(try ForeignFileTests.files(in: scratch).keys.sorted() == ["Authors.sqlite"])
         guard case .sqlite(let header) = try SQLiteFileHeader.inspect(path) else { throw SQLiteStoreError(.incompatibleFile, "no header") }
         #expect(header.isWAL)
