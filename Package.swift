@@ -142,7 +142,8 @@ let package = Package(
         .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
         .testTarget(name: "SafeYAMLTests", dependencies: ["SafeYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
-        .testTarget(name: "MomlintCLITests", dependencies: ["momlint"]),
+        // GRDB: to give copies of real stores the damage and history a test needs.
+        .testTarget(name: "MomlintCLITests", dependencies: ["momlint", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
         .testTarget(
             name: "SwiftDataModelTests",

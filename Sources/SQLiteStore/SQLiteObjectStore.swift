@@ -57,9 +57,10 @@ public final class SQLiteObjectStore {
 
     /// Opens the store at `path` for `model`.
     ///
-    /// The file is recognised before anything writes to it: its header is read with plain
-    /// file I/O, then its metadata through a view that cannot write (`StoreSnapshot`); only
-    /// then is it opened for writing, and only if it is a momlint store of this model (or, with
+    /// The file is recognised before anything writes to it, whatever `access` says: its header
+    /// is read with plain file I/O, then its metadata through a view that cannot write
+    /// (`StoreSnapshot`), which creates no `-wal`, `-shm` or `-journal` beside it; only then is
+    /// it opened for writing, and only if it is a momlint store of this model (or, with
     /// `.readWriteIncludingCoreDataStores`, a Core Data store whose layout matches). No journal
     /// mode is changed and no table is created in a file momlint did not create. Throws
     /// `SQLiteStoreError` when the model cannot be mapped, or the file is not an SQLite
@@ -90,29 +91,22 @@ public final class SQLiteObjectStore {
                 return queue
             }
         case .sqlite(let header):
-            // A store opened to write is recognised through its own connection when the main
-            // file holds everything (opening it there changes nothing); otherwise, and to read
-            // only, through a view that cannot write (`StoreSnapshot`).
-            let snapshot = access == .readOnly || !StoreSnapshot.mainFileHoldsEverything(path) ? try StoreSnapshot(of: path) : nil
-            // The file's own journal mode is kept: GRDB's WAL set-up would convert a
-            // rollback-journal file for good and write a probe table.
-            let reader = try snapshot?.queue ?? Self.translatingErrors(path: path) { try DatabaseQueue(path: path) }
-            let description: StoreFileDescription
-            do {
-                description = try Self.translatingErrors(path: path) {
-                    try reader.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
-                }
-                try StoreMetadata.verify(schema, against: description, access: access)
-            } catch {
-                if snapshot == nil { try? reader.close() }
-                throw error
+            // Recognised through a view that cannot write (`StoreSnapshot`: the file opened as
+            // immutable, or a private copy), whatever the access. A read-write connection
+            // changes what is beside a file even when it only reads: on a WAL file it creates
+            // `-wal` and `-shm` and deletes them on close. So the file is opened for writing
+            // only once it is known to be one momlint may write to, and in its own journal mode
+            // (GRDB's WAL set-up would convert a rollback-journal file for good and write a
+            // probe table).
+            let snapshot = try StoreSnapshot(of: path)
+            let description = try Self.translatingErrors(path: path) {
+                try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
             }
+            try StoreMetadata.verify(schema, against: description, access: access)
             fileDescription = description
             if access == .readOnly {
                 self.snapshot = snapshot
-                queue = reader
-            } else if snapshot == nil {
-                queue = reader
+                queue = snapshot.queue
             } else {
                 queue = try Self.translatingErrors(path: path) { try DatabaseQueue(path: path) }
             }

@@ -9,6 +9,9 @@ public struct SQLiteStoreError: Error, Hashable, Sendable, CustomStringConvertib
         /// store, was written for another model, or is a store Core Data wrote that the caller
         /// did not ask to write to.
         case incompatibleFile
+        /// A row of the file holds a value its column cannot mean: a key or entity number that
+        /// is text, a fraction, or missing. The message names the table, the row and the column.
+        case unreadableValue
         /// The object was never inserted, has been deleted, or was discarded by a reset.
         case noSuchObject
         /// The entity or property does not exist, or is the wrong kind.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// `momlint store dump` and `momlint store which-version` end to end. The Core Data stores
@@ -72,6 +73,56 @@ import Testing
         #expect(text.status == 0)
         #expect(text.standardOutput.contains("  TodoItem (entity 2): 6 objects\n"))
         #expect(try files() == before)
+    }
+
+    static let bookMigration = corpus.appendingPathComponent("hwaxxer__BookMigration/BookMigration")
+
+    /// A copy of `Model1.sqlite` (a rollback-journal store) in its own folder, changed by `sql`.
+    static func changedModel1(_ sql: String) throws -> (folder: URL, store: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = folder.appendingPathComponent("Model1.sqlite").path
+        try FileManager.default.copyItem(atPath: bookMigration.appendingPathComponent("Model1.sqlite").path, toPath: store)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+        return (folder, store)
+    }
+
+    /// A store that tracks persistent history lists Core Data's own entities in Z_PRIMARYKEY
+    /// (16001–16003 in real stores) beside its history tables: neither is the model's.
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
+    func aStoreWithPersistentHistoryDumpsAndIsMatched() throws {
+        let (folder, store) = try Self.changedModel1("""
+            CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTIMESTAMP TIMESTAMP);
+            CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER);
+            CREATE TABLE ATRANSACTIONSTRING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+            INSERT INTO Z_PRIMARYKEY VALUES (16001,'CHANGE',0,1),(16002,'TRANSACTION',0,1),(16003,'TRANSACTIONSTRING',0,1);
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = Self.bookMigration.appendingPathComponent("Model.xcdatamodeld")
+        let dump = try MomlintProcess.run(["store", "dump", store, "--model", bundle.appendingPathComponent("Model1.xcdatamodel").path,
+                                           "--format", "text"])
+        #expect(dump.status == 0, "\(dump.standardError)")
+        #expect(dump.standardOutput.hasPrefix("\(store): a Core Data store written by framework version 419, entities Book (1), User (2); "
+            + "Core Data's own: CHANGE (16001), TRANSACTION (16002), TRANSACTIONSTRING (16003)\n  Book (entity 1): "))
+        let which = try MomlintProcess.run(["store", "which-version", store, bundle.path])
+        #expect(which.status == 0, "\(which.standardOutput)")
+        #expect(which.standardOutput.contains("written by version 'Model1' ("))
+    }
+
+    /// A value the store cannot mean (a foreign key holding text) is one line and exit 2,
+    /// not a crash.
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
+    func aForeignKeyHoldingTextExitsTwoWithOneLineNamingIt() throws {
+        let (folder, store) = try Self.changedModel1("UPDATE ZBOOK SET ZUSER = 'abc' WHERE Z_PK = (SELECT MIN(Z_PK) FROM ZBOOK)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = try DatabaseQueue(path: store).read { db in try Int.fetchOne(db, sql: "SELECT MIN(Z_PK) FROM ZBOOK") ?? 0 }
+        let model = Self.bookMigration.appendingPathComponent("Model.xcdatamodeld/Model1.xcdatamodel").path
+        let output = try MomlintProcess.run(["store", "dump", store, "--model", model])
+        #expect(output.status == 2)
+        #expect(output.standardOutput.isEmpty)
+        #expect(output.standardError == "\(store): error: row \(key) of ZBOOK has ZUSER 'abc' (text), which is not a primary key (a whole number)\n")
     }
 
     @Test func aFileThatIsNotADatabaseExitsTwoWithOneLine() throws {

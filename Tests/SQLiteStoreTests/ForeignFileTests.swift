@@ -1,4 +1,5 @@
 import Conformance
+import DataModel
 import Foundation
 import GRDB
 import Testing
@@ -261,12 +262,33 @@ import Testing
         """
 
     /// A store for `model` whose metadata is Core Data's (binary plist, no momlint keys),
-    /// with `Author` recorded under its old name, persistent-history tables, `Z_MODELCACHE`
-    /// and a derived-attribute trigger.
-    static func coreDataLikeStore(in scratch: ScratchDirectory) throws -> String {
-        let path = scratch.path("Authors.sqlite")
-        let store = try SQLiteObjectStore(path: path, model: TestModels.model(model))
-        try store.insert("Author", values: ["name": .string("Ada")])
+    /// with `Author` recorded under its old name, `Z_MODELCACHE`, a derived-attribute trigger
+    /// and, unless asked not to, persistent history as real stores keep it: the tables
+    /// `ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING` and their entities 16001–16003 in
+    /// `Z_PRIMARYKEY`.
+    static func coreDataLikeStore(in scratch: ScratchDirectory, persistentHistory: Bool = true) throws -> String {
+        let path = try coreDataLikeStore(at: scratch.path("Authors.sqlite"), model: TestModels.model(model),
+                                         persistentHistory: persistentHistory) { store in
+            try store.insert("Author", values: ["name": .string("Ada")])
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                UPDATE Z_PRIMARYKEY SET Z_NAME = 'Writer' WHERE Z_ENT = 1;
+                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+                CREATE TRIGGER Z_DA_ZAUTHOR_Author_nameLength AFTER UPDATE OF ZNAME ON ZAUTHOR BEGIN SELECT 1; END;
+                """)
+        }
+        try queue.close()
+        return path
+    }
+
+    /// A momlint store of `model` filled by `fill` and saved, then given Core Data's metadata
+    /// (a binary property list without momlint's keys) and, when asked, persistent history.
+    static func coreDataLikeStore(at path: String, model: Model, persistentHistory: Bool,
+                                  fill: (SQLiteObjectStore) throws -> Void) throws -> String {
+        let store = try SQLiteObjectStore(path: path, model: model)
+        try fill(store)
         try store.save()
         try store.close()
         let plist: [String: Any] = [
@@ -278,14 +300,14 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [data])
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_NAME = 'Writer' WHERE Z_ENT = 1")
+            guard persistentHistory else { return }
             try db.execute(sql: """
-                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
                 CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTIMESTAMP TIMESTAMP);
                 CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER);
                 CREATE TABLE ATRANSACTIONSTRING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
-                INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZTIMESTAMP) VALUES (16001, 1, 0);
-                CREATE TRIGGER Z_DA_ZAUTHOR_Author_nameLength AFTER UPDATE OF ZNAME ON ZAUTHOR BEGIN SELECT 1; END;
+                INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZTIMESTAMP) VALUES (16002, 1, 0);
+                INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE) VALUES (16001, 1, 0);
+                INSERT INTO Z_PRIMARYKEY VALUES (16001, 'CHANGE', 0, 1), (16002, 'TRANSACTION', 0, 1), (16003, 'TRANSACTIONSTRING', 0, 0);
                 """)
         }
         try queue.close()
@@ -298,8 +320,14 @@ import Testing
         let before = try ForeignFileTests.files(in: scratch)
         let description = try StoreFileDescription.read(path: path)
         #expect(description.writer == .coreData)
-        #expect(description.summary == "a Core Data store written by framework version 1344, entities Writer (1)")
+        #expect(description.summary == "a Core Data store written by framework version 1344, entities Writer (1); "
+            + "Core Data's own: CHANGE (16001), TRANSACTION (16002), TRANSACTIONSTRING (16003)")
         #expect(description.rowCounts == [1: 1])
+        #expect(description.entities.map(\.number) == [1])
+        #expect(description.coreDataEntities.map(\.number) == [16001, 16002, 16003])
+        #expect(description.keepsPersistentHistory)
+        // Matched by structure: Core Data's own entities are not the model's.
+        #expect(StoreVersionMatch(file: description, versions: [try TestModels.model(Self.model)]).matches.count == 1)
         let store = try SQLiteObjectStore(path: path, model: TestModels.model(Self.model), access: .readOnly)
         let dump = try store.dump()
         try store.close()
@@ -311,7 +339,8 @@ import Testing
 
     @Test func writingIntoItNeedsExplicitPermission() throws {
         let scratch = try ScratchDirectory()
-        let path = try Self.coreDataLikeStore(in: scratch)
+        // Without persistent history, which momlint does not write (the next test).
+        let path = try Self.coreDataLikeStore(in: scratch, persistentHistory: false)
         let model = try TestModels.model(Self.model)
         let before = try ForeignFileTests.files(in: scratch)
         #expect(throws: SQLiteStoreError.self) { try SQLiteObjectStore(path: path, model: model) }
@@ -324,6 +353,27 @@ import Testing
         let reopened = try SQLiteObjectStore(path: path, model: model, access: .readOnly)
         #expect(try reopened.value("name", of: ada) == .string("Ada Lovelace"))
         try reopened.close()
+    }
+
+    /// Core Data records every change in its persistent history, which momlint does not
+    /// write: a store that keeps it is not written to, nor migrated, even when asked.
+    @Test func aStoreWithPersistentHistoryIsNeverWritten() throws {
+        let scratch = try ScratchDirectory()
+        let path = try Self.coreDataLikeStore(in: scratch)
+        let model = try TestModels.model(Self.model)
+        let before = try ForeignFileTests.files(in: scratch)
+        #expect {
+            try SQLiteObjectStore(path: path, model: model, access: .readWriteIncludingCoreDataStores)
+        } throws: { error in
+            (error as? SQLiteStoreError)?.message == "'\(path)' is a Core Data store written by framework version 1344, entities Writer (1); "
+                + "Core Data's own: CHANGE (16001), TRANSACTION (16002), TRANSACTIONSTRING (16003); momlint does not write to a store "
+                + "that keeps Core Data's persistent history, which would not record the change: open it read-only"
+        }
+        let renamed = try TestModels.model(Self.model.replacingOccurrences(of: "\"name\"", with: "\"fullName\" renamingIdentifier=\"name\""))
+        #expect(throws: SQLiteStoreError.self) {
+            try SQLiteObjectStore.migrateStore(at: path, from: model, to: renamed, access: .readWriteIncludingCoreDataStores)
+        }
+        #expect(try ForeignFileTests.files(in: scratch) == before)
     }
 
     /// A row holding a value in a form the model's type would not write back (here a UUID

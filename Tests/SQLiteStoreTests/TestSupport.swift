@@ -76,3 +76,58 @@ final class ScratchDirectory {
         try? FileManager.default.removeItem(at: url)
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+
+/// What happens in a folder while it is watched, through Linux's inotify(7): files created,
+/// written, deleted, renamed or given new attributes, including those a listing taken before
+/// and after cannot see (a `-wal` created and deleted again by one connection).
+final class FolderWatch {
+    static var isAvailable: Bool {
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK))
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        return true
+    }
+
+    private let descriptor: Int32
+
+    init(_ path: String) throws {
+        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let mask = UInt32(IN_CREATE | IN_MODIFY | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_CLOSE_WRITE)
+        guard inotify_add_watch(descriptor, path, mask) >= 0 else {
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The events since the watch began or the last call, as "CREATE Authors.sqlite-wal".
+    func events() -> [String] {
+        let kinds: [(UInt32, String)] = [
+            (UInt32(IN_CREATE), "CREATE"), (UInt32(IN_MODIFY), "MODIFY"), (UInt32(IN_DELETE), "DELETE"),
+            (UInt32(IN_MOVED_FROM), "MOVED_FROM"), (UInt32(IN_MOVED_TO), "MOVED_TO"), (UInt32(IN_ATTRIB), "ATTRIB"),
+            (UInt32(IN_CLOSE_WRITE), "CLOSE_WRITE"),
+        ]
+        var events: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[len]; }
+            var offset = 0
+            while offset + 16 <= count {
+                let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
+                let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+                let name = String(decoding: buffer[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }, as: UTF8.self)
+                for (bit, kind) in kinds where mask & bit != 0 { events.append("\(kind) \(name)") }
+                offset += 16 + length
+            }
+        }
+        return events
+    }
+}
+#endif

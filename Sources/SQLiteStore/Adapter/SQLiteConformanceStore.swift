@@ -202,7 +202,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
             case .noSuchProperty: .noSuchProperty
             case .invalidRequest: .invalidRequest
             case .unsupportedModel: .unsupported
-            case .incompatibleFile, .database: .storeFailure
+            case .incompatibleFile, .unreadableValue, .database: .storeFailure
             }
             throw StoreAdapterError(kind, error.message)
         }

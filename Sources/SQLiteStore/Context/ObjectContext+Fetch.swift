@@ -27,8 +27,7 @@ extension ObjectContext {
             sql += " AND \"Z_PK\" + \(Self.keyOffset(entity.tableIndex)) NOT IN \(Self.deletedKeys)"
         }
         var result: [ObjectID] = []
-        let keys = try Int64.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-        while let key = try keys.next() {
+        for key in try StoredInteger.fetchPrimaryKeys(db, sql: sql, arguments: StatementArguments(arguments), table: table.name.name) {
             let id = ObjectID(table: entity.tableIndex, primaryKey: key)
             if objects[id] == nil { result.append(id) }
         }

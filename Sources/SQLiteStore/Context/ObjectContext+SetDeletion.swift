@@ -89,7 +89,13 @@ extension ObjectContext {
         for edge in plan.edges {
             var pairs: [(source: Int64, destination: Int64)] = []
             let rows = try Row.fetchCursor(db.cachedStatement(sql: edge.sql(reached: reached)))
-            while let row = try rows.next() { pairs.append((row[0], row[1])) }
+            let sourceTable = schema.tables[edge.sourceTable].name.name
+            while let row = try rows.next() {
+                let source = try StoredInteger.readRequired(row[0], at: .row(nil, of: sourceTable, column: "Z_PK"), meaning: "a primary key")
+                let destination = try StoredInteger.readRequired(row[1], at: edge.destinationKeyLocation(source: source),
+                                                                 meaning: "a primary key")
+                pairs.append((source, destination))
+            }
             for pair in pairs {
                 try detachInverse(edge.relationship, of: ObjectID(table: edge.sourceTable, primaryKey: pair.source),
                                   from: ObjectID(table: edge.destinationTable, primaryKey: pair.destination), db)
@@ -103,8 +109,13 @@ extension ObjectContext {
     private func keysFit(_ tables: Set<Int>, _ db: Database) throws -> Bool {
         for table in tables {
             let name = schema.tables[table].name.quoted
-            if let largest = try Int64.fetchOne(db, sql: "SELECT max(\"Z_PK\") FROM \(name)"), largest > Self.largestSetKey { return false }
-            if let smallest = try Int64.fetchOne(db, sql: "SELECT min(\"Z_PK\") FROM \(name)"), smallest < 0 { return false }
+            // The largest and smallest keys; no rows for an empty table (where max() is NULL).
+            let sql = """
+                SELECT * FROM (SELECT "Z_PK" FROM \(name) ORDER BY "Z_PK" DESC LIMIT 1)
+                UNION ALL SELECT * FROM (SELECT "Z_PK" FROM \(name) ORDER BY "Z_PK" LIMIT 1)
+                """
+            let keys = try StoredInteger.fetchPrimaryKeys(db, sql: sql, table: schema.tables[table].name.name)
+            if keys.contains(where: { $0 > Self.largestSetKey || $0 < 0 }) { return false }
         }
         return true
     }
@@ -154,8 +165,20 @@ struct SetDeletionPlan {
         /// and over those in `temp.momlint_reached`.
         var overDeleted: String
         var overReached: String
+        /// Where the destination key comes from, for a message about a value it cannot mean:
+        /// the source row's to-one column, the destination's `Z_PK`, or a join-table column.
+        var destinationKeyTable: String
+        var destinationKeyColumn: String
+        var destinationKeyIsInSourceRow: Bool
 
         func sql(reached: String) -> String { reached == ObjectContext.deletedKeys ? overDeleted : overReached }
+
+        /// Where the destination key of the pair from source row `source` was read.
+        func destinationKeyLocation(source: Int64) -> StoredInteger.Location {
+            destinationKeyIsInSourceRow
+                ? .row(source, of: destinationKeyTable, column: destinationKeyColumn)
+                : .row(nil, of: destinationKeyTable, column: destinationKeyColumn)
+        }
     }
 
     /// The tables of every entity the cascade can reach.
@@ -220,11 +243,18 @@ struct SetDeletionPlan {
             case .nullify, .unknown:
                 // Without an inverse, nullifying touches only the deleted object itself.
                 guard relationship.inverse != nil else { continue }
+                let destinationTable = schema.entities[relationship.destination].tableIndex
+                let keyColumn: (table: String, column: String, inSourceRow: Bool) = switch relationship.storage {
+                case .column(let column): (schema.tables[table].name.name, schema.tables[table].columns[column].name.name, true)
+                case .inverseColumn: (schema.tables[destinationTable].name.name, "Z_PK", false)
+                case .joinTable(let index, let side): (schema.joinTables[index].name.name, schema.joinTables[index].otherColumn(side).name, false)
+                }
                 edges.append(Edge(
-                    relationship: relationship, sourceTable: table,
-                    destinationTable: schema.entities[relationship.destination].tableIndex,
+                    relationship: relationship, sourceTable: table, destinationTable: destinationTable,
                     overDeleted: Self.edgeSQL(relationship, from: table, over: ObjectContext.deletedKeys, kindFilter: kindFilter, schema),
-                    overReached: Self.edgeSQL(relationship, from: table, over: ObjectContext.reachedKeys, kindFilter: kindFilter, schema)))
+                    overReached: Self.edgeSQL(relationship, from: table, over: ObjectContext.reachedKeys, kindFilter: kindFilter, schema),
+                    destinationKeyTable: keyColumn.table, destinationKeyColumn: keyColumn.column,
+                    destinationKeyIsInSourceRow: keyColumn.inSourceRow))
             case .noAction, .deny:
                 continue
             }

@@ -103,22 +103,30 @@ struct ObjectContext: Sendable {
         try state(id, db)?.isLive ?? false
     }
 
-    /// An object's state from a row read with the table's `rowColumns`.
+    /// An object's state from a row read with the table's `rowColumns`. The row may come from
+    /// a file momlint did not create: a key or entity number it cannot mean is an
+    /// `unreadableValue` error naming the table, row and column (`StoredInteger`), never a
+    /// guess and never a crash.
     func decode(_ row: Row, table: Int) throws -> ObjectState {
-        let entityNumber: Int = row[1]
         let mapping = schema.tables[table]
+        let key = try Self.primaryKey(of: row, table: mapping)
+        let entityNumber = try StoredInteger.readRequired(row[1], at: .row(key, of: mapping.name.name, column: "Z_ENT"),
+                                                          meaning: "an entity number")
         guard entityNumber >= 1, entityNumber <= schema.entities.count,
-              schema.entities[entityNumber - 1].tableIndex == table
+              schema.entities[Int(entityNumber) - 1].tableIndex == table
         else {
-            throw SQLiteStoreError(.incompatibleFile, "row \(row[0] as Int64) of \(mapping.name.quoted) has Z_ENT \(entityNumber), which is not an entity of that table")
+            throw SQLiteStoreError(.incompatibleFile, "row \(key) of \(mapping.name.quoted) has Z_ENT \(entityNumber), which is not an entity of that table")
         }
-        let entity = schema.entities[entityNumber - 1]
+        let entity = schema.entities[Int(entityNumber) - 1]
         let attributes = entity.attributes.map { attribute in
             attribute.column.map { StoredValue.attributeValue(row[3 + $0], as: attribute.type) } ?? attribute.defaultValue
         }
-        let toOnes = entity.toOnes.map { relationship -> ObjectID? in
-            guard case .column(let column) = relationship.storage, let key = row[3 + column] as Int64? else { return nil }
-            return ObjectID(table: schema.entities[relationship.destination].tableIndex, primaryKey: key)
+        let toOnes = try entity.toOnes.map { relationship throws -> ObjectID? in
+            guard case .column(let column) = relationship.storage,
+                  let destination = try StoredInteger.read(row[3 + column], at: .row(key, of: mapping.name.name, column: mapping.columns[column].name.name),
+                                                           meaning: "a primary key")
+            else { return nil }
+            return ObjectID(table: schema.entities[relationship.destination].tableIndex, primaryKey: destination)
         }
         return ObjectState(entity: entity.index, attributes: attributes, toOnes: toOnes,
                            toManys: Array(repeating: nil, count: entity.toManys.count),
@@ -126,9 +134,14 @@ struct ObjectContext: Sendable {
                            savedAttributes: attributes, savedToOnes: toOnes)
     }
 
+    /// The `Z_PK` of a row read with the table's `rowColumns`.
+    static func primaryKey(of row: Row, table: TableMapping) throws(SQLiteStoreError) -> Int64 {
+        try StoredInteger.readRequired(row[0], at: .row(nil, of: table.name.name, column: "Z_PK"), meaning: "a primary key")
+    }
+
     /// Registers rows read in bulk (a to-many's members), keeping any state already held.
     mutating func register(_ row: Row, table: Int, _ db: Database) throws -> ObjectID {
-        let id = ObjectID(table: table, primaryKey: row[0])
+        let id = ObjectID(table: table, primaryKey: try Self.primaryKey(of: row, table: schema.tables[table]))
         if objects[id] == nil {
             var state = try decode(row, table: table)
             state.isDeleted = try isSetDeleted(id, db)

@@ -1,4 +1,5 @@
 import Conformance
+import DataModel
 import Foundation
 import GRDB
 
@@ -55,7 +56,16 @@ public struct StoreDump: Encodable, Sendable {
     public var store: Store
     public var objects: [Object]
 
+    /// The dump as JSON. Throws `unreadableValue` for a number JSON cannot hold (an infinity a
+    /// REAL column may store), naming the object and the attribute.
     public func json(pretty: Bool = true) throws -> Data {
+        for object in objects {
+            for (name, value) in object.values.sorted(by: { $0.key < $1.key }) {
+                guard case .double(let number) = value, !number.isFinite else { continue }
+                throw SQLiteStoreError(.unreadableValue,
+                                       "\(object.id) has \(PrintableText.escaped(name)) \(number), which JSON cannot hold; dump it with --format text")
+            }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 import GRDB
 
@@ -26,6 +27,19 @@ public struct StoreFileDescription: Sendable {
         /// The parent's number; 0 for a root.
         public var superNumber: Int
         public var highestPrimaryKey: Int64
+
+        /// Numbers from here up are Core Data's own entities, not the model's. A store that
+        /// tracks persistent history lists `CHANGE` (16001), `TRANSACTION` (16002) and
+        /// `TRANSACTIONSTRING` (16003) in `Z_PRIMARYKEY`, beside the tables `ACHANGE`,
+        /// `ATRANSACTION` and `ATRANSACTIONSTRING`. Apple documents the history as entities
+        /// (`NSPersistentHistoryChange.entityDescription`: "the entity description of the
+        /// persistent history change entity") but not their numbers: 16001–16003 are what real
+        /// stores show, so every number from 16000 is taken as Core Data's (INFERRED; a model
+        /// never has that many entities).
+        public static let firstCoreDataNumber = 16000
+
+        /// True for one of Core Data's own entities (`firstCoreDataNumber`).
+        public var isCoreDataOwn: Bool { number >= Self.firstCoreDataNumber }
     }
 
     struct Column: Sendable, Hashable {
@@ -45,7 +59,11 @@ public struct StoreFileDescription: Sendable {
     public var versionHashesVersion: Int?
     /// momlint's fingerprint of the layout, for a store it created.
     public var momlintFingerprint: String?
+    /// The model's entities as `Z_PRIMARYKEY` lists them.
     public var entities: [StoredEntity]
+    /// Core Data's own entities that `Z_PRIMARYKEY` also lists (persistent history's; see
+    /// `StoredEntity.firstCoreDataNumber`): never compared with a model, never dumped.
+    public var coreDataEntities: [StoredEntity]
     /// Rows per `Z_ENT` across every entity table.
     public var rowCounts: [Int: Int]
     /// True when the file is in WAL mode.
@@ -55,15 +73,25 @@ public struct StoreFileDescription: Sendable {
     /// Upper-cased names of the indexes.
     var indexNames: Set<String>
 
-    /// One line: "a Core Data store written by framework version 1344, entities Author (1), Book (2)".
+    /// True when the file keeps Core Data's persistent history: its entities in `Z_PRIMARYKEY`
+    /// or its tables (`ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING`).
+    public var keepsPersistentHistory: Bool {
+        !coreDataEntities.isEmpty || ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"].contains { tables[$0] != nil }
+    }
+
+    /// One line: "a Core Data store written by framework version 1344, entities Author (1), Book (2)",
+    /// followed by "; Core Data's own: CHANGE (16001), …" when it keeps persistent history.
     public var summary: String {
-        let names = entities.map { "\($0.name) (\($0.number))" }.joined(separator: ", ")
+        func list(_ entities: [StoredEntity]) -> String {
+            entities.map { "\(PrintableText.escaped($0.name)) (\($0.number))" }.joined(separator: ", ")
+        }
+        let own = coreDataEntities.isEmpty ? "" : "; Core Data's own: \(list(coreDataEntities))"
         switch writer {
         case .momlint:
-            return "a momlint SQLite store, entities \(names)"
+            return "a momlint SQLite store, entities \(list(entities))\(own)"
         case .coreData:
-            let version = frameworkVersion.map { "framework version \($0)" } ?? "an unknown framework version"
-            return "a Core Data store written by \(version), entities \(names)"
+            let version = frameworkVersion.map { "framework version \(PrintableText.escaped($0))" } ?? "an unknown framework version"
+            return "a Core Data store written by \(version), entities \(list(entities))\(own)"
         }
     }
 
@@ -96,8 +124,15 @@ public struct StoreFileDescription: Sendable {
             throw SQLiteStoreError(.incompatibleFile,
                                    "'\(path)' is an SQLite database but not a Core Data or momlint store (no Z_METADATA and Z_PRIMARYKEY tables)")
         }
+        // Every value below is read as a `DatabaseValue` and looked at, never through GRDB's
+        // typed subscripts, which stop the process on a value of an unexpected kind
+        // (`StoredInteger`).
         let metadataRow = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
-        let plistData: Data? = metadataRow?[1]
+        let plistData: Data? = switch (metadataRow?[1] as DatabaseValue?)?.storage {
+        case .blob(let bytes)?: bytes
+        case .string(let text)?: Data(text.utf8)
+        default: nil
+        }
         guard let plistData,
               let plist = try? PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any]
         else {
@@ -108,17 +143,26 @@ public struct StoreFileDescription: Sendable {
             if let data = value as? Data { hashes[entity] = data.map { String(format: "%02x", $0) }.joined() }
         }
         let fingerprint = plist[StoreMetadata.fingerprintKey] as? String
-        let entities = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").map {
-            StoredEntity(number: $0[0], name: ($0[1] as String?) ?? "", superNumber: ($0[2] as Int?) ?? 0,
-                         highestPrimaryKey: ($0[3] as Int64?) ?? 0)
+        let entities = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").map { row in
+            let number = try StoredInteger.readRequired(row[0], at: .init(row: "a row of Z_PRIMARYKEY", column: "Z_ENT"),
+                                                        meaning: "an entity number")
+            let location = { (column: String) in StoredInteger.Location(row: "the Z_PRIMARYKEY row of entity \(number)", column: column) }
+            let superNumber = try StoredInteger.read(row[2], at: location("Z_SUPER"), meaning: "an entity number") ?? 0
+            return StoredEntity(number: Int(number), name: Self.text(row[1]) ?? "", superNumber: Int(superNumber),
+                                highestPrimaryKey: try StoredInteger.read(row[3], at: location("Z_MAX"), meaning: "a primary key") ?? 0)
         }
         var rowCounts: [Int: Int] = [:]
         for name in tableNames where countingRows && name.uppercased() != "Z_PRIMARYKEY"
             && !StoreSchema.isBookkeepingTable(name.uppercased())
             && tables[name.uppercased()]!.contains(where: { $0.name.uppercased() == "Z_ENT" }) {
-            for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, COUNT(*) FROM \(SQLIdentifier(name).quoted) GROUP BY Z_ENT") {
-                let entity: Int = (row[0] as Int?) ?? 0
-                rowCounts[entity, default: 0] += row[1] as Int
+            // MIN(Z_PK) names a row of the group in the message about a Z_ENT it cannot mean.
+            let hasKey = tables[name.uppercased()]!.contains { $0.name.uppercased() == "Z_PK" }
+            let sql = "SELECT Z_ENT, COUNT(*), \(hasKey ? "MIN(Z_PK)" : "NULL") FROM \(SQLIdentifier(name).quoted) GROUP BY Z_ENT"
+            for row in try Row.fetchAll(db, sql: sql) {
+                let key = try? StoredInteger.read(row[2], at: .row(nil, of: name, column: "Z_PK"), meaning: "a primary key")
+                let location = StoredInteger.Location.row(key, of: name, column: "Z_ENT")
+                let number = try StoredInteger.read(row[0], at: location, meaning: "an entity number") ?? 0
+                rowCounts[Int(number), default: 0] += row[1] as Int  // COUNT(*): always an integer
             }
         }
         let framework: String? = switch plist["NSPersistenceFrameworkVersion"] {
@@ -129,11 +173,23 @@ public struct StoreFileDescription: Sendable {
         }
         return StoreFileDescription(
             path: path, writer: fingerprint == nil ? .coreData : .momlint,
-            uuid: plist["NSStoreUUID"] as? String ?? metadataRow?[0], storeType: plist["NSStoreType"] as? String,
+            uuid: plist["NSStoreUUID"] as? String ?? metadataRow.flatMap { Self.text($0[0]) }, storeType: plist["NSStoreType"] as? String,
             frameworkVersion: framework, versionHashes: hashes,
             versionIdentifiers: (plist["NSStoreModelVersionIdentifiers"] as? [Any] ?? []).map { "\($0)" },
             versionHashesVersion: (plist["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue,
-            momlintFingerprint: fingerprint, entities: entities, rowCounts: rowCounts, isWAL: isWAL,
+            momlintFingerprint: fingerprint, entities: entities.filter { !$0.isCoreDataOwn },
+            coreDataEntities: entities.filter(\.isCoreDataOwn), rowCounts: rowCounts, isWAL: isWAL,
             tables: tables, indexNames: indexNames)
+    }
+
+    /// A text value as a string: TEXT as it is, a BLOB when it is UTF-8, a number written out.
+    private static func text(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .null: nil
+        case .string(let text): text
+        case .blob(let bytes): String(data: bytes, encoding: .utf8)
+        case .int64(let number): String(number)
+        case .double(let number): String(number)
+        }
     }
 }

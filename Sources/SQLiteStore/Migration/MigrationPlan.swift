@@ -552,7 +552,9 @@ struct MigrationPlan {
         var highest: [Int: Int64] = [:]
         for plan in tablePlans {
             let root = destination.tables[plan.table].rootEntity
-            var key = try Int64.fetchOne(db, sql: "SELECT MAX(\"Z_PK\") FROM \(destination.tables[plan.table].name.quoted)") ?? 0
+            let table = destination.tables[plan.table]
+            var key = try StoredInteger.fetchPrimaryKeys(db, sql: "SELECT \"Z_PK\" FROM \(table.name.quoted) ORDER BY \"Z_PK\" DESC LIMIT 1",
+                                                         table: table.name.name).first ?? 0
             if let sourceTable = plan.sourceTable {
                 let sourceRoot = source.tables[sourceTable].rootEntity + 1
                 key = max(key, file.entities.first { $0.number == sourceRoot }?.highestPrimaryKey ?? 0)
@@ -580,7 +582,8 @@ struct MigrationPlan {
             plist["NSStoreModelVersionIdentifiers"] = [destinationModel.userDefinedModelVersionIdentifier ?? ""]
         }
         let written = try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
-        try db.execute(sql: "UPDATE \"Z_METADATA\" SET \"Z_PLIST\" = ? WHERE \"Z_VERSION\" = ?", arguments: [written, row[0] as Int64])
+        // The row's own Z_VERSION value, whatever it holds, names it (no decode of a foreign value).
+        try db.execute(sql: "UPDATE \"Z_METADATA\" SET \"Z_PLIST\" = ? WHERE \"Z_VERSION\" IS ?", arguments: [written, row[0] as DatabaseValue])
         if try db.tableExists("Z_MODELCACHE") {
             try db.execute(sql: "DELETE FROM \"Z_MODELCACHE\"")
         }

@@ -126,7 +126,7 @@ struct ConstraintResolution {
             }
         }
         let sql = "SELECT \"Z_PK\" FROM \(table.name.quoted) WHERE " + conditions.joined(separator: " AND ") + " ORDER BY \"Z_PK\""
-        let keys = try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+        let keys = try StoredInteger.fetchPrimaryKeys(db, sql: sql, arguments: StatementArguments(arguments), table: table.name.name)
         return try keys.map { ObjectID(table: entity.tableIndex, primaryKey: $0) }.filter { id in
             guard !pending.contains(id) else { return false }
             guard let state = context.objects[id] else { return try !context.isSetDeleted(id, db) }

@@ -97,8 +97,10 @@ struct SaveWriter {
         if concrete.count == 1 { return (concrete[0] + 1).databaseValue }
         if let held = context.objects[destination] { return (held.entity + 1).databaseValue }
         let table = schema.tables[destination.table]
-        return try Int.fetchOne(db.cachedStatement(sql: "SELECT \"Z_ENT\" FROM \(table.name.quoted) WHERE \"Z_PK\" = ?"),
-                                arguments: [destination.primaryKey])?.databaseValue ?? .null
+        let stored = try DatabaseValue.fetchOne(db.cachedStatement(sql: "SELECT \"Z_ENT\" FROM \(table.name.quoted) WHERE \"Z_PK\" = ?"),
+                                                arguments: [destination.primaryKey]) ?? .null
+        return try StoredInteger.read(stored, at: .row(destination.primaryKey, of: table.name.name, column: "Z_ENT"),
+                                      meaning: "an entity number")?.databaseValue ?? .null
     }
 
     private func insertRow(_ id: ObjectID, _ state: ObjectState) throws {

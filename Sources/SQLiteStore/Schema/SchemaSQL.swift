@@ -136,6 +136,14 @@ enum StoreMetadata {
                 throw SQLiteStoreError(.incompatibleFile,
                                        "'\(file.path)' is \(file.summary); momlint does not write to a store it did not create unless asked: open it read-only, or with access .readWriteIncludingCoreDataStores")
             }
+            // Core Data records every change in its persistent history, which other processes
+            // and CloudKit mirroring read to learn what changed; momlint does not write it, so a
+            // change (or a migration, which renumbers the entities the history names) would be
+            // invisible or misdescribed there.
+            if access != .readOnly, file.keepsPersistentHistory {
+                throw SQLiteStoreError(.incompatibleFile,
+                                       "'\(file.path)' is \(file.summary); momlint does not write to a store that keeps Core Data's persistent history, which would not record the change: open it read-only")
+            }
         }
     }
 
@@ -143,10 +151,14 @@ enum StoreMetadata {
     /// in case another writer added rows without updating it).
     static func highestPrimaryKeys(_ schema: StoreSchema, in db: Database) throws -> [Int64] {
         try schema.tables.map { table in
-            let recorded = try Int64.fetchOne(db, sql: "SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = ?",
-                                              arguments: [table.rootEntity + 1]) ?? 0
-            let present = try Int64.fetchOne(db, sql: "SELECT MAX(\"Z_PK\") FROM \(table.name.quoted)") ?? 0
-            return max(recorded, present)
+            let entity = table.rootEntity + 1
+            let recorded = try DatabaseValue.fetchOne(db, sql: "SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = ?",
+                                                      arguments: [entity]) ?? .null
+            let present = try StoredInteger.fetchPrimaryKeys(db, sql: "SELECT \"Z_PK\" FROM \(table.name.quoted) ORDER BY \"Z_PK\" DESC LIMIT 1",
+                                                             table: table.name.name)
+            return max(try StoredInteger.read(recorded, at: .init(row: "the Z_PRIMARYKEY row of entity \(entity)", column: "Z_MAX"),
+                                              meaning: "a primary key") ?? 0,
+                       present.first ?? 0)
         }
     }
 

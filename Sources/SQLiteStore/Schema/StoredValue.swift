@@ -28,16 +28,18 @@ enum StoredValue {
 
     /// The value a column holds, read as `type`. Column affinity may have turned a whole REAL
     /// into an INTEGER (DECIMAL has NUMERIC affinity), so numbers are converted by type, not
-    /// by storage class.
+    /// by storage class. A value the type cannot hold as it is — a fraction or a number beyond
+    /// 64 bits in an integer column, a Boolean other than 0 or 1, as another writer may have
+    /// left — is kept as stored rather than rounded.
     static func attributeValue(_ stored: DatabaseValue, as type: AttributeType) -> AttributeValue {
         switch (stored.storage, type) {
         case (.null, _): return .null
-        case (.int64(let number), .boolean): return .bool(number != 0)
+        case (.int64(let number), .boolean): return number == 0 || number == 1 ? .bool(number == 1) : .integer(number)
         case (.int64(let number), _) where type.isInteger: return .integer(number)
-        case (.int64(let number), .date): return .date(secondsSinceReferenceDate: Double(number))
+        case (.int64(let number), .date): return date(Double(number))
         case (.int64(let number), _): return .double(Double(number))
-        case (.double(let number), .date): return .date(secondsSinceReferenceDate: number)
-        case (.double(let number), _) where type.isInteger: return .integer(Int64(number))
+        case (.double(let number), .date): return date(number)
+        case (.double(let number), _) where type.isInteger: return Int64(exactly: number).map(AttributeValue.integer) ?? .double(number)
         case (.double(let number), _): return .double(number)
         case (.string(let text), .uuid): return .uuid(text)
         case (.string(let text), _): return .string(text)
@@ -46,6 +48,18 @@ enum StoredValue {
             return .uuid(uuid.uuidString)
         case (.blob(let bytes), _): return .binary(bytes)
         }
+    }
+}
+
+extension StoredValue {
+    /// Seconds since 2001-01-01 from years 1 to 9999, which ISO 8601 text (how a date is
+    /// shown and exchanged) can write.
+    static let writableDates = -63_113_904_000.0 ... 252_423_993_599.0
+
+    /// A TIMESTAMP as a date when ISO 8601 can write it; otherwise (infinity, a value another
+    /// writer left) the number itself, which the formatter would turn into a wrong year.
+    private static func date(_ seconds: Double) -> AttributeValue {
+        writableDates.contains(seconds) ? .date(secondsSinceReferenceDate: seconds) : .double(seconds)
     }
 }
 
