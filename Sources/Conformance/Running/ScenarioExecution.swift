@@ -252,7 +252,7 @@ extension AttributeValue {
         case (.double(let a), .integer(let e)): return a == Double(e)
         case (.integer(let a), .double(let e)): return Double(a) == e
         case (.string(let a), .uuid(let e)): return a.uppercased() == e
-        case (.string, .date): return (try? actual.coerced(to: .date)) == expected
+        case (.string(let text), .date): return AttributeValue.date(fromISO8601DateTime: text) == expected
         default: return false
         }
     }
