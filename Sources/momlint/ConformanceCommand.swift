@@ -74,7 +74,7 @@ struct ConformanceCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("time-limit"), help: ArgumentHelp(
         "Seconds one scenario may take before it fails.", valueName: "seconds"))
-    var timeLimit: Double = 10
+    var timeLimit: Double = ConformanceCommandLine.defaultTimeLimit
 
     @Option(name: .customLong("write-report"), help: ArgumentHelp(
         "Write the scenario × adapter matrix (reports/conformance.md) to this file.", valueName: "file"))
@@ -142,12 +142,11 @@ struct ConformanceCommand: AsyncParsableCommand {
 
         let reportWritten = writeToStandardOutput(reporterType.report(summaries))
 
-        // The command that regenerates the report: the same adapters and scenario directory.
-        let regenerate = { (report: String) in
-            "momlint conformance " + requestedAdapters.map { "--adapter \(Self.shellQuoted($0))" }.joined(separator: " ")
-                + (scenarioDirectory.map { " --scenarios \(Self.shellQuoted($0))" } ?? "")
-                + " --write-report \(Self.shellQuoted(report))"
-        }
+        // The command that regenerates the report: every option that shapes the matrix.
+        let commandLine = ConformanceCommandLine(
+            adapters: requestedAdapters, scenarioDirectory: scenarioDirectory, allowedModelRoots: allowedModelRoots,
+            expectedFailureFiles: expectedFailureFiles, filters: filters, timeLimit: timeLimit)
+        let regenerate = commandLine.writingReport(to:)
         let matrix = ConformanceMatrix(
             scenarios: scenarios, summaries: summaries,
             command: regenerate(reportPath ?? checkedReportPath ?? "reports/conformance.md"),
@@ -166,8 +165,9 @@ struct ConformanceCommand: AsyncParsableCommand {
                 .flatMap { String(bytes: $0, encoding: .utf8) }
             if committed != matrix {
                 reportIsStale = true
-                print("\(checkedReportPath): error: the conformance report is stale; regenerate it with "
-                    + "'\(regenerate(checkedReportPath))' and commit it", to: &standardError)
+                // The command last on the line, quoted only as a shell needs: ready to copy.
+                print("\(checkedReportPath): error: the conformance report is stale; regenerate it and commit it: "
+                    + regenerate(checkedReportPath), to: &standardError)
             }
         }
 
@@ -204,13 +204,6 @@ struct ConformanceCommand: AsyncParsableCommand {
             }
         }
         return result
-    }
-
-    /// `text` as a shell reads it back: bare when it holds only safe characters, else in single quotes.
-    static func shellQuoted(_ text: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,")
-        if !text.isEmpty && text.allSatisfy({ safe.contains($0) }) { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     static func defaultScenarioDirectory() -> String {
