@@ -152,6 +152,28 @@ import Testing
         #expect(report.hasPrefix("FAIL  deny.a (mine) S/deny/a\\n::warning::forged\\u{1B}[2J\\u{7}\\u{202E}.yaml:3: boom\\n::error::x\n"))
     }
 
+    /// A shim's stderr, quoted after `  | ` in the message, prints one quoted line per line: each
+    /// escaped, each starting `  | ` whatever the shim wrote — GitHub Actions reads a command only
+    /// at the start of a line after spaces, and a reader sees the quote for what it is.
+    @Test func textReporterQuotesAShimsStderrOneEscapedLineEach() {
+        let message = "the shim 'x' crashed. Its stderr ended with:\n  | Traceback\n  | ::warning::forged\u{1B}[2J\n  | a\rb\u{202E}"
+        let summary = RunSummary(adapterName: "mine", results: [
+            ScenarioResult(scenarioID: "deny.a", adapterName: "mine", verdict: .fail(message: message, line: 3),
+                           file: "S/deny/a.yaml", seconds: 0),
+        ], expectedFailures: .none)
+        #expect(TextReporter.report([summary]) == """
+            FAIL  deny.a (mine) S/deny/a.yaml:3: the shim 'x' crashed. Its stderr ended with:
+              | Traceback
+              | ::warning::forged\\u{1B}[2J
+              | a\\rb\\u{202E}
+            mine: 1 scenario: 0 passed, 1 failed
+
+            """)
+        let report = TextReporter.report([summary])
+        #expect(!report.split(separator: "\n").contains { $0.drop { $0 == " " }.hasPrefix("::") })
+        #expect(!report.unicodeScalars.contains { ["\u{1B}", "\r", "\u{202E}"].contains($0) })
+    }
+
     /// The conformance and lint JUnit reporters escape alike (`XMLText`): a control character
     /// XML cannot hold becomes U+FFFD (it was `?` here), and a line break in an attribute stays
     /// a line break for the reader (it was written raw, which a parser reads as a space).

@@ -41,6 +41,29 @@ struct ExecAdapterCommandTests {
         #expect(output.standardOutput.contains("expected the save to fail with 1600"))
     }
 
+    /// A shim's stderr is quoted one line per line, each after `  | ` and escaped — as
+    /// docs/implementers.md §4 shows it (it once showed lines the reporter printed as a literal
+    /// `\n` on one line, and the raw `exec:` name where the shim's own name is printed).
+    @Test func aCrashQuotesTheShimsStderrLineByLineAsTheGuideShows() throws {
+        let output = try MomlintProcess.run([
+            "conformance", "--adapter", "exec:python3 Tests/ProcessAdapterTests/Shims/misbehaving.py crash cascade.chain",
+            "--filter", "cascade.chain",
+        ])
+        #expect(output.status == 1, "\(output.standardError)")
+        let guide = try String(contentsOf: MomlintProcess.packageRoot.appendingPathComponent("docs/implementers.md"),
+                               encoding: .utf8)
+        let example = try #require(guide.range(of: "FAIL  cascade.chain (my-store)"))
+        let documented = guide[example.lowerBound...].prefix { $0 != "`" }.split(separator: "\n")
+        for (lines, name) in [(output.standardOutput.split(separator: "\n"), "misbehaving"), (documented, "my-store")] {
+            #expect(lines.first?.hasPrefix("FAIL  cascade.chain (\(name)) Fixtures/Scenarios/cascade/chain.yaml:11: ") == true,
+                    "\(lines)")
+            #expect(lines.first?.hasSuffix(". Its stderr ended with:") == true, "\(lines)")
+            #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("  | ") }, "\(lines)")
+            #expect(lines.contains("  | RuntimeError: simulated crash in the store"), "\(lines)")
+            #expect(lines.last == "\(name): 1 scenario: 0 passed, 1 failed", "\(lines)")
+        }
+    }
+
     @Test func aShimThatCannotStartIsAnInputError() throws {
         let output = try MomlintProcess.run(["conformance", "--adapter", "exec:/nonexistent/shim"])
         #expect(output.status == 2)
