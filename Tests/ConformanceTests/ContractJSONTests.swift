@@ -40,6 +40,36 @@ import Testing
         for (line, _) in Self.responses { #expect(contract.contains(line), "\(line)") }
     }
 
+    /// Every page that states which contract version momlint runs states the one it does
+    /// (`AdapterContract.version`); they said 1.0 and 1.2 while the code said 1.3. The contract's
+    /// version table runs in order and ends with it.
+    @Test func theDocsQuoteTheCurrentContractVersion() throws {
+        let current = AdapterContract.version
+        func page(_ path: String) throws -> String {
+            try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(path), encoding: .utf8)
+        }
+        let contract = try page("docs/adapter-contract.md")
+        #expect(contract.contains("**Contract version: \(current)**"))
+        let table = contract.matches(of: /(?m)^\| (\d+\.\d+) \|/).map { String($0.output.1) }
+        #expect(table == table.sorted { $0.compare($1, options: .numeric) == .orderedAscending }, "\(table)")
+        #expect(table.last == current, "\(table)")
+        #expect(table.count == Int(current.split(separator: ".").last!)! + 1, "one row per minor version: \(table)")
+
+        var quotes: [(page: String, version: String)] = []
+        for path in ["docs/implementers.md", "docs/adapter-contract.md", "docs/conformance.md", "README.md",
+                     "Examples/python-store/README.md", "Sources/ProcessAdapter/ShimMessage.swift"] {
+            let text = try page(path)
+            for pattern in [#/"contractVersion":\s*"(\d+\.\d+)"/#, #/runs contract (\d+\.\d+)/#,
+                            #/\[the adapter contract\]\(adapter-contract\.md\) \(version (\d+\.\d+)\)/#] {
+                quotes += text.matches(of: pattern).map { (path, String($0.output.1)) }
+            }
+        }
+        #expect(quotes.count >= 4, "\(quotes)")
+        for quote in quotes where quote.version != current {
+            Issue.record("\(quote.page) says momlint runs contract \(quote.version); it runs \(current)")
+        }
+    }
+
     @Test func requestsDecodeAndRoundTrip() throws {
         for (line, request) in Self.requests {
             #expect(try JSONDecoder().decode(StoreRequest.self, from: Data(line.utf8)) == request, "\(line)")
