@@ -99,6 +99,18 @@ import Testing
     }
 }
 
+/// The matrix cannot know the mutation score (it is a function of its runs alone), so it says
+/// where the score is; this checks the pointer holds: `reports/mutation.md` has that line.
+@Suite struct MutationScorePointerTests {
+    @Test func theMatrixPointsAtTheMutationReportsScoreLineAndThatLineIsThere() throws {
+        let matrix = ConformanceMatrix(scenarios: [], summaries: [], command: "momlint conformance").markdown()
+        #expect(matrix.contains("is the **Score** line of `reports/mutation.md`, written by `scripts/mutation.py`"))
+        let mutation = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("reports/mutation.md"), encoding: .utf8)
+        let score = try #require(mutation.firstMatch(of: /(?m)^\*\*Score: (\d+) of (\d+) faults killed\.\*\*$/))
+        #expect(score.output.1 == score.output.2, "every catalogued fault must be killed")
+    }
+}
+
 /// `reports/conformance.md` is generated; this fails when the committed file no longer matches
 /// the scenarios or the reference store's results. (CI also runs `momlint conformance
 /// --adapter reference --adapter … --check-report reports/conformance.md` for every adapter.)
