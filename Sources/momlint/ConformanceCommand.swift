@@ -98,8 +98,11 @@ struct ConformanceCommand: AsyncParsableCommand {
         }
         // Every process a shim started ends with the run, however it ends: even under a thread
         // the runner abandoned at its time limit, or one that left its process group (adopted
-        // here on Linux when its parent exits).
-        if adapterNames.contains(where: { $0.hasPrefix("exec:") }) { ProcessStoreAdapter.adoptOrphanedDescendants() }
+        // here on Linux when its parent exits), or when momlint is interrupted or terminated.
+        if adapterNames.contains(where: { $0.hasPrefix("exec:") }) {
+            ProcessStoreAdapter.adoptOrphanedDescendants()
+            ProcessStoreAdapter.stopEveryShimWhenSignalled()
+        }
         defer { ProcessStoreAdapter.stopEveryShim() }
         let adapters: [any StoreAdapter]
         let requestedAdapters = adapterNames.isEmpty ? ["reference"] : adapterNames
