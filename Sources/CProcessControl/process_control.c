@@ -1,6 +1,9 @@
 #include "process_control.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -12,4 +15,31 @@ int momlint_become_child_subreaper(void) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+static volatile sig_atomic_t forward_fd = -1;
+
+static void forward_signal(int signal_number) {
+    int saved_errno = errno;
+    unsigned char byte = (unsigned char)signal_number;
+    if (forward_fd >= 0) {
+        (void)write(forward_fd, &byte, 1);
+    }
+    errno = saved_errno;
+}
+
+int momlint_forward_termination_signals(int fd) {
+    forward_fd = fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = forward_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (unsigned index = 0; index < sizeof signals / sizeof signals[0]; index++) {
+        if (sigaction(signals[index], &action, NULL) != 0) {
+            return -1;
+        }
+    }
+    return 0;
 }

@@ -103,10 +103,10 @@ final class ProcessStore: ConformanceStore {
             switch value {
             case .null: return value
             case .string(let text):
-                if let date = try? value.coerced(to: .date) { return date }
+                if let date = AttributeValue.date(fromISO8601DateTime: text) { return date }
                 throw StoreAdapterError(.storeFailure, "the shim '\(connection.command)' answered \(label) with "
-                    + "'\(text)', which is not an ISO 8601 date; answer dates as e.g. \"2024-05-01T12:00:00Z\" "
-                    + "(docs/adapter-contract.md §5)")
+                    + "\(ShimMessage.quoted(text)), which is not an ISO 8601 date and time; answer dates as e.g. "
+                    + "\"2024-05-01T12:00:00Z\" (docs/implementers.md §3.5)")
             default:
                 throw StoreAdapterError(.storeFailure, "the shim '\(connection.command)' answered \(label) with "
                     + "\(value), which is not an ISO 8601 date string; answer dates as e.g. \"2024-05-01T12:00:00Z\" "

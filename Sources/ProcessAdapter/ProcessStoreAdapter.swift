@@ -62,6 +62,16 @@ public struct ProcessStoreAdapter: StoreAdapter {
         ShimRegistry.becomeChildSubreaper()
     }
 
+    /// For a command line tool while shims run: on SIGINT, SIGTERM or SIGHUP, stop every shim
+    /// and everything it started (as `stopEveryShim` does), say so on stderr and exit with
+    /// 128 + the signal's number. Shims run in process groups of their own, so a terminal's
+    /// Ctrl-C reaches only this process; without this they would outlive it. False when the
+    /// handlers cannot be installed. A library sharing its process should not call it.
+    @discardableResult
+    public static func stopEveryShimWhenSignalled() -> Bool {
+        TerminationSignals.stopEverythingWhenSignalled()
+    }
+
     /// Ends every shim this process started and everything they started, including shims of
     /// scenario threads the runner abandoned at their time limit; then, on Linux, every other
     /// descendant of this process. For a command line tool at the end of its run (a library

@@ -151,7 +151,7 @@ final class ShimConnection: @unchecked Sendable {
             message += ", and wrote nothing on stderr"
         } else {
             message += ". Its stderr ended with:\n" + tail.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { "  | " + $0 }.joined(separator: "\n")
+                .map { TextReporter.quotedLinePrefix + $0 }.joined(separator: "\n")
         }
         return StoreAdapterError(.storeFailure, message)
     }

@@ -5,7 +5,8 @@ import Foundation
 /// `id` and one key naming the message. Store requests and responses use the contract's JSON
 /// form (docs/adapter-contract.md §7) with the `id` added beside their key.
 enum ShimMessage {
-    /// `{"id":1,"hello":{"contractVersion":"1.2"}}`: the first line a shim reads.
+    /// `{"id":1,"hello":{"contractVersion":"…"}}`, with `AdapterContract.version`: the first line
+    /// a shim reads.
     struct Hello: Encodable {
         var contractVersion = AdapterContract.version
     }

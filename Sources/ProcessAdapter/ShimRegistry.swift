@@ -27,11 +27,23 @@ final class ShimRegistry: @unchecked Sendable {
 
     // Guarded by `lock`.
     private var live: Set<pid_t> = []
+    private var isStoppingForGood = false
     private let lock = NSLock()
 
     func started(_ pid: pid_t) {
         lock.lock()
+        let refused = isStoppingForGood
         live.insert(pid)
+        lock.unlock()
+        // A shim spawned while momlint stops for good (a signal arrived as another thread was
+        // starting one) is stopped at once rather than left behind.
+        if refused { Self.killFamily(of: pid) }
+    }
+
+    /// From now on every shim is stopped as soon as it starts: for the end of the process.
+    func stopForGood() {
+        lock.lock()
+        isStoppingForGood = true
         lock.unlock()
     }
 

@@ -74,7 +74,7 @@ struct ConformanceCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("time-limit"), help: ArgumentHelp(
         "Seconds one scenario may take before it fails.", valueName: "seconds"))
-    var timeLimit: Double = 10
+    var timeLimit: Double = ConformanceCommandLine.defaultTimeLimit
 
     @Option(name: .customLong("write-report"), help: ArgumentHelp(
         "Write the scenario × adapter matrix (reports/conformance.md) to this file.", valueName: "file"))
@@ -98,8 +98,11 @@ struct ConformanceCommand: AsyncParsableCommand {
         }
         // Every process a shim started ends with the run, however it ends: even under a thread
         // the runner abandoned at its time limit, or one that left its process group (adopted
-        // here on Linux when its parent exits).
-        if adapterNames.contains(where: { $0.hasPrefix("exec:") }) { ProcessStoreAdapter.adoptOrphanedDescendants() }
+        // here on Linux when its parent exits), or when momlint is interrupted or terminated.
+        if adapterNames.contains(where: { $0.hasPrefix("exec:") }) {
+            ProcessStoreAdapter.adoptOrphanedDescendants()
+            ProcessStoreAdapter.stopEveryShimWhenSignalled()
+        }
         defer { ProcessStoreAdapter.stopEveryShim() }
         let adapters: [any StoreAdapter]
         let requestedAdapters = adapterNames.isEmpty ? ["reference"] : adapterNames
@@ -142,12 +145,11 @@ struct ConformanceCommand: AsyncParsableCommand {
 
         let reportWritten = writeToStandardOutput(reporterType.report(summaries))
 
-        // The command that regenerates the report: the same adapters and scenario directory.
-        let regenerate = { (report: String) in
-            "momlint conformance " + requestedAdapters.map { "--adapter \(Self.shellQuoted($0))" }.joined(separator: " ")
-                + (scenarioDirectory.map { " --scenarios \(Self.shellQuoted($0))" } ?? "")
-                + " --write-report \(Self.shellQuoted(report))"
-        }
+        // The command that regenerates the report: every option that shapes the matrix.
+        let commandLine = ConformanceCommandLine(
+            adapters: requestedAdapters, scenarioDirectory: scenarioDirectory, allowedModelRoots: allowedModelRoots,
+            expectedFailureFiles: expectedFailureFiles, filters: filters, timeLimit: timeLimit)
+        let regenerate = commandLine.writingReport(to:)
         let matrix = ConformanceMatrix(
             scenarios: scenarios, summaries: summaries,
             command: regenerate(reportPath ?? checkedReportPath ?? "reports/conformance.md"),
@@ -166,8 +168,9 @@ struct ConformanceCommand: AsyncParsableCommand {
                 .flatMap { String(bytes: $0, encoding: .utf8) }
             if committed != matrix {
                 reportIsStale = true
-                print("\(checkedReportPath): error: the conformance report is stale; regenerate it with "
-                    + "'\(regenerate(checkedReportPath))' and commit it", to: &standardError)
+                // The command last on the line, quoted only as a shell needs: ready to copy.
+                print("\(checkedReportPath): error: the conformance report is stale; regenerate it and commit it: "
+                    + regenerate(checkedReportPath), to: &standardError)
             }
         }
 
@@ -204,13 +207,6 @@ struct ConformanceCommand: AsyncParsableCommand {
             }
         }
         return result
-    }
-
-    /// `text` as a shell reads it back: bare when it holds only safe characters, else in single quotes.
-    static func shellQuoted(_ text: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,")
-        if !text.isEmpty && text.allSatisfy({ safe.contains($0) }) { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     static func defaultScenarioDirectory() -> String {

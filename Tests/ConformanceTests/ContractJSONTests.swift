@@ -40,6 +40,36 @@ import Testing
         for (line, _) in Self.responses { #expect(contract.contains(line), "\(line)") }
     }
 
+    /// Every page that states which contract version momlint runs states the one it does
+    /// (`AdapterContract.version`); they said 1.0 and 1.2 while the code said 1.3. The contract's
+    /// version table runs in order and ends with it.
+    @Test func theDocsQuoteTheCurrentContractVersion() throws {
+        let current = AdapterContract.version
+        func page(_ path: String) throws -> String {
+            try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(path), encoding: .utf8)
+        }
+        let contract = try page("docs/adapter-contract.md")
+        #expect(contract.contains("**Contract version: \(current)**"))
+        let table = contract.matches(of: /(?m)^\| (\d+\.\d+) \|/).map { String($0.output.1) }
+        #expect(table == table.sorted { $0.compare($1, options: .numeric) == .orderedAscending }, "\(table)")
+        #expect(table.last == current, "\(table)")
+        #expect(table.count == Int(current.split(separator: ".").last!)! + 1, "one row per minor version: \(table)")
+
+        var quotes: [(page: String, version: String)] = []
+        for path in ["docs/implementers.md", "docs/adapter-contract.md", "docs/conformance.md", "README.md",
+                     "Examples/python-store/README.md", "Sources/ProcessAdapter/ShimMessage.swift"] {
+            let text = try page(path)
+            for pattern in [#/"contractVersion":\s*"(\d+\.\d+)"/#, #/runs contract (\d+\.\d+)/#,
+                            #/\[the adapter contract\]\(adapter-contract\.md\) \(version (\d+\.\d+)\)/#] {
+                quotes += text.matches(of: pattern).map { (path, String($0.output.1)) }
+            }
+        }
+        #expect(quotes.count >= 4, "\(quotes)")
+        for quote in quotes where quote.version != current {
+            Issue.record("\(quote.page) says momlint runs contract \(quote.version); it runs \(current)")
+        }
+    }
+
     @Test func requestsDecodeAndRoundTrip() throws {
         for (line, request) in Self.requests {
             #expect(try JSONDecoder().decode(StoreRequest.self, from: Data(line.utf8)) == request, "\(line)")
@@ -67,5 +97,32 @@ import Testing
         #expect(throws: AttributeValue.CoercionError.self) { try AttributeValue.integer(70_000).coerced(to: .integer16) }
         #expect(try AttributeValue.double(3.0).coerced(to: .integer32) == .integer(3))
         #expect(throws: AttributeValue.CoercionError.self) { try AttributeValue.double(3.5).coerced(to: .integer32) }
+    }
+    /// Only the whole string counts, and every field must be in range: Foundation's formatter
+    /// read `2020-06-01 12:34` as midnight and rolled 30 February over to 1 March.
+    @Test(arguments: ["2020-06-01 12:34", "2020/06/01", "2020-06-01 00:00", "2020-06-01Tgarbage",
+                      "2020-06-01T00:00:00Zgarbage", "2020-06-01T00:00:00", "2020-02-30T00:00:00Z",
+                      "2021-02-29", "2020-06-01T24:00:00Z", "2020-06-01T00:00:60Z", "2020-06-01T00:00:00.Z",
+                      "2020-06-01T00:00:00+2:00", "2020-13-01", "20200601", " 2020-06-01", ""])
+    func textThatIsNotAnISO8601DateIsNoDate(_ text: String) {
+        #expect(AttributeValue.date(fromISO8601DateTime: text) == nil)
+        #expect(throws: AttributeValue.CoercionError.self) { try AttributeValue.string(text).coerced(to: .date) }
+    }
+
+    @Test(arguments: [
+        ("2001-01-01T00:00:00Z", 0.0), ("2020-06-01T00:00:00Z", 612_662_400), ("2020-06-01T02:00:00+02:00", 612_662_400),
+        ("2020-05-31T19:30:00-04:30", 612_662_400), ("2020-06-01T00:00:00.25Z", 612_662_400.25),
+        ("2000-02-29T12:00:00Z", -26_481_600), ("1969-12-31T23:59:59Z", -978_307_201),
+    ])
+    func anISO8601DateAndTimeReadsAsItsInstant(_ text: String, _ seconds: Double) throws {
+        #expect(AttributeValue.date(fromISO8601DateTime: text) == .date(secondsSinceReferenceDate: seconds))
+        #expect(try AttributeValue.string(text).coerced(to: .date) == .date(secondsSinceReferenceDate: seconds))
+    }
+
+    /// A scenario may write a date alone for midnight UTC (contract §5); a store's answer may not
+    /// (docs/implementers.md §3.5), since a store that drops the time would pass.
+    @Test func aDateAloneIsMidnightInScenariosButNotAnAnswer() throws {
+        #expect(try AttributeValue.string("2020-06-01").coerced(to: .date) == .date(secondsSinceReferenceDate: 612_662_400))
+        #expect(AttributeValue.date(fromISO8601DateTime: "2020-06-01") == nil)
     }
 }

@@ -109,4 +109,60 @@ import Testing
         let suite = try ScenarioFolder(model: "own/Company.xcdatamodeld")
         #expect(suite.errors() == [])
     }
+
+    // Every file the load reads is checked, not only the path `model:` names (issue 21, item 8).
+
+    static func refusal(_ inner: String, in model: String) -> String {
+        "'\(inner)' in the model '\(model)' leads outside the scenario folder; every file a scenario's model reads "
+            + "must be inside it (or under a folder given with --allow-models-under)"
+    }
+
+    @Test func aContentsFileLinkedToAModelOutsideIsRefused() throws {
+        let suite = try ScenarioFolder(model: "Evil.xcdatamodel")
+        try FileManager.default.createDirectory(atPath: suite.folder + "/Evil.xcdatamodel", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: suite.folder + "/Evil.xcdatamodel/contents",
+            withDestinationPath: suite.root + "/Outside.xcdatamodeld/Company.xcdatamodel/contents")
+        #expect(suite.errors() == [Self.refusal("contents", in: suite.folder + "/Evil.xcdatamodel")])
+        #expect(suite.errors(allowing: [suite.root]) == [])
+    }
+
+    /// `/etc/passwd` was read (and reported as a model that does not parse); now it is refused unread.
+    @Test func aContentsFileLinkedToASystemFileIsRefusedUnread() throws {
+        let suite = try ScenarioFolder(model: "Evil.xcdatamodel/contents")
+        try FileManager.default.createDirectory(atPath: suite.folder + "/Evil.xcdatamodel", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: suite.folder + "/Evil.xcdatamodel/contents",
+                                                   withDestinationPath: "/etc/passwd")
+        #expect(suite.errors() == ["the model '\(suite.folder)/Evil.xcdatamodel/contents' is outside the scenario folder; "
+            + "a scenario's model must be inside it (or under a folder given with --allow-models-under)"])
+        let bundle = try ScenarioFolder(model: "Evil.xcdatamodel")
+        try FileManager.default.createDirectory(atPath: bundle.folder + "/Evil.xcdatamodel", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: bundle.folder + "/Evil.xcdatamodel/contents",
+                                                   withDestinationPath: "/etc/passwd")
+        #expect(bundle.errors() == [Self.refusal("contents", in: bundle.folder + "/Evil.xcdatamodel")])
+    }
+
+    @Test func aBundleWhoseVersionFolderLinksOutsideIsRefused() throws {
+        let suite = try ScenarioFolder(model: "Evil.xcdatamodeld")
+        try FileManager.default.createDirectory(atPath: suite.folder + "/Evil.xcdatamodeld", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: suite.folder + "/Evil.xcdatamodeld/Company.xcdatamodel",
+            withDestinationPath: suite.root + "/Outside.xcdatamodeld/Company.xcdatamodel")
+        #expect(suite.errors() == [Self.refusal("Company.xcdatamodel", in: suite.folder + "/Evil.xcdatamodeld")])
+    }
+
+    @Test func aBundleWhoseCurrentVersionFileLinksOutsideIsRefused() throws {
+        let suite = try ScenarioFolder(model: "own/Company.xcdatamodeld")
+        try "<plist/>".write(toFile: suite.root + "/secret", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: suite.folder + "/own/Company.xcdatamodeld/.xccurrentversion",
+                                                   withDestinationPath: suite.root + "/secret")
+        #expect(suite.errors() == [Self.refusal(".xccurrentversion", in: suite.folder + "/own/Company.xcdatamodeld")])
+    }
+
+    /// Links that stay inside the scenario folder are fine: the check is where files are, not how.
+    @Test func aVersionFolderLinkedWithinTheScenarioFolderLoads() throws {
+        let suite = try ScenarioFolder(model: "Linked.xcdatamodeld")
+        try FileManager.default.createDirectory(atPath: suite.folder + "/Linked.xcdatamodeld", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: suite.folder + "/Linked.xcdatamodeld/Company.xcdatamodel",
+            withDestinationPath: suite.folder + "/own/Company.xcdatamodeld/Company.xcdatamodel")
+        #expect(suite.errors() == [])
+    }
 }

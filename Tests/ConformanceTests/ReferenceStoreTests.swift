@@ -27,6 +27,32 @@ import Testing
         #expect(context.invariantViolation() == nil)
     }
 
+    /// `link` trusts a relationship and its inverse to mirror each other and appends without a
+    /// scan — except where the two lists are one: an object linked to itself through a
+    /// relationship that is its own inverse must appear once.
+    @Test func aSelfInverseToManyHoldsAnObjectLinkedToItselfOnce() throws {
+        let contents = """
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Person" representedClassName="Person" syncable="YES">
+                    <relationship name="friends" optional="YES" toMany="YES" deletionRule="Nullify" \
+            destinationEntity="Person" inverseName="friends" inverseEntity="Person"/>
+                </entity>
+            </model>
+            """
+        let store = try ReferenceStore(model: try ModelLoader().model(fromContents: Array(contents.utf8),
+                                                                      file: "Friends.xcdatamodel/contents"))
+        for name in ["ada", "bob"] {
+            #expect(try store.perform(.insert(entity: "Person", object: name, values: [:])) == .done)
+        }
+        #expect(try store.perform(.link(object: "ada", relationship: "friends", destination: "bob")) == .done)
+        #expect(try store.perform(.link(object: "ada", relationship: "friends", destination: "ada")) == .done)
+        #expect(try store.perform(.link(object: "bob", relationship: "friends", destination: "ada")) == .done)
+        #expect(try store.perform(.related(object: "ada", relationship: "friends")) == .objects(["bob", "ada"]))
+        #expect(try store.perform(.related(object: "bob", relationship: "friends")) == .objects(["ada"]))
+        #expect(store.context.invariantViolation() == nil)
+        #expect(try store.perform(.save(policy: .error)) == .saved)
+    }
+
     func store(_ model: String) throws -> ReferenceStore {
         try ReferenceStore(model: try Fixtures.model(model))
     }

@@ -99,6 +99,18 @@ import Testing
     }
 }
 
+/// The matrix cannot know the mutation score (it is a function of its runs alone), so it says
+/// where the score is; this checks the pointer holds: `reports/mutation.md` has that line.
+@Suite struct MutationScorePointerTests {
+    @Test func theMatrixPointsAtTheMutationReportsScoreLineAndThatLineIsThere() throws {
+        let matrix = ConformanceMatrix(scenarios: [], summaries: [], command: "momlint conformance").markdown()
+        #expect(matrix.contains("is the **Score** line of `reports/mutation.md`, written by `scripts/mutation.py`"))
+        let mutation = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("reports/mutation.md"), encoding: .utf8)
+        let score = try #require(mutation.firstMatch(of: /(?m)^\*\*Score: (\d+) of (\d+) faults killed\.\*\*$/))
+        #expect(score.output.1 == score.output.2, "every catalogued fault must be killed")
+    }
+}
+
 /// `reports/conformance.md` is generated; this fails when the committed file no longer matches
 /// the scenarios or the reference store's results. (CI also runs `momlint conformance
 /// --adapter reference --adapter … --check-report reports/conformance.md` for every adapter.)
@@ -150,6 +162,28 @@ import Testing
         #expect(!report.split(separator: "\n").contains { $0.hasPrefix("::") })
         #expect(!report.unicodeScalars.contains { ["\u{1B}", "\u{07}", "\u{202E}"].contains($0) })
         #expect(report.hasPrefix("FAIL  deny.a (mine) S/deny/a\\n::warning::forged\\u{1B}[2J\\u{7}\\u{202E}.yaml:3: boom\\n::error::x\n"))
+    }
+
+    /// A shim's stderr, quoted after `  | ` in the message, prints one quoted line per line: each
+    /// escaped, each starting `  | ` whatever the shim wrote — GitHub Actions reads a command only
+    /// at the start of a line after spaces, and a reader sees the quote for what it is.
+    @Test func textReporterQuotesAShimsStderrOneEscapedLineEach() {
+        let message = "the shim 'x' crashed. Its stderr ended with:\n  | Traceback\n  | ::warning::forged\u{1B}[2J\n  | a\rb\u{202E}"
+        let summary = RunSummary(adapterName: "mine", results: [
+            ScenarioResult(scenarioID: "deny.a", adapterName: "mine", verdict: .fail(message: message, line: 3),
+                           file: "S/deny/a.yaml", seconds: 0),
+        ], expectedFailures: .none)
+        #expect(TextReporter.report([summary]) == """
+            FAIL  deny.a (mine) S/deny/a.yaml:3: the shim 'x' crashed. Its stderr ended with:
+              | Traceback
+              | ::warning::forged\\u{1B}[2J
+              | a\\rb\\u{202E}
+            mine: 1 scenario: 0 passed, 1 failed
+
+            """)
+        let report = TextReporter.report([summary])
+        #expect(!report.split(separator: "\n").contains { $0.drop { $0 == " " }.hasPrefix("::") })
+        #expect(!report.unicodeScalars.contains { ["\u{1B}", "\r", "\u{202E}"].contains($0) })
     }
 
     /// The conformance and lint JUnit reporters escape alike (`XMLText`): a control character

@@ -83,8 +83,8 @@ import Testing
         try "# stale\n".write(toFile: report, atomically: true, encoding: .utf8)
         let checked = try MomlintProcess.run(["conformance", "--scenarios", directory.path, "--check-report", report])
         #expect(checked.status == 1)
-        #expect(checked.standardError.contains(
-            "'momlint conformance --adapter reference --scenarios \(directory.path) --write-report \(report)' and commit it"))
+        #expect(checked.standardError.contains("error: the conformance report is stale; regenerate it and commit it: "
+            + "momlint conformance --adapter reference --scenarios \(directory.path) --write-report \(report)\n"))
     }
 
     @Test func checkReportPassesOnTheCommittedReportAndFailsOnAStaleOne() throws {
@@ -98,7 +98,59 @@ import Testing
         defer { try? FileManager.default.removeItem(at: stale) }
         let output = try MomlintProcess.run(["conformance", "--check-report", stale.path])
         #expect(output.status == 1)
-        #expect(output.standardError.contains("error: the conformance report is stale; regenerate it with "
-            + "'momlint conformance --adapter reference --write-report \(stale.path)' and commit it"))
+        #expect(output.standardError.contains("error: the conformance report is stale; regenerate it and commit it: "
+            + "momlint conformance --adapter reference --write-report \(stale.path)\n"))
+    }
+
+    /// The stale-report message's command reproduces the run: run as printed (by a shell), it
+    /// writes the very matrix the check wanted, so the check then passes. It once dropped
+    /// `--allow-models-under` (the command then exited 2), `--expected-failures`, `--filter`
+    /// and `--time-limit`.
+    @Test func theRegenerateCommandReproducesTheRun() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenarios '\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("deny"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = MomlintProcess.packageRoot
+        // The model lives outside both the scenario folder and the shipped models: only
+        // --allow-models-under lets the scenarios load.
+        let models = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: models) }
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Fixtures/Models/Conformance/Company.xcdatamodeld"),
+                                         to: models.appendingPathComponent("Company.xcdatamodeld"))
+        for name in ["empty-to-many-succeeds", "non-empty-to-many-fails"] {
+            let scenario = try String(contentsOf: root.appendingPathComponent("Fixtures/Scenarios/deny/\(name).yaml"), encoding: .utf8)
+                .replacingOccurrences(of: "../../Models/Conformance", with: models.path)
+                // A scenario the reference store fails, for the expected-failures list to cover.
+                .replacingOccurrences(of: "values: {sales: {name: Sales}}", with: "values: {sales: {name: Marketing}}")
+            try scenario.write(to: directory.appendingPathComponent("deny/\(name).yaml"), atomically: true, encoding: .utf8)
+        }
+        let list = directory.appendingPathComponent("expected failures.txt").path
+        try "deny.non-empty-to-many-fails\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let report = directory.appendingPathComponent("matrix.md").path
+        try "# stale\n".write(toFile: report, atomically: true, encoding: .utf8)
+        let options = ["--scenarios", directory.path, "--allow-models-under", models.path,
+                       "--expected-failures", list, "--filter", "deny.*", "--time-limit", "30"]
+
+        let checked = try MomlintProcess.run(["conformance"] + options + ["--check-report", report])
+        #expect(checked.status == 1, "\(checked.standardError)")
+        let marker = "regenerate it and commit it: "
+        let line = try #require(checked.standardError.split(separator: "\n").first { $0.contains(marker) })
+        let command = String(line[line.range(of: marker)!.upperBound...])
+        #expect(command.hasPrefix("momlint conformance --adapter reference --scenarios '"), "\(command)")
+        #expect(command.contains(" --allow-models-under ") && command.contains(" --expected-failures ")
+            && command.contains(" --filter 'deny.*' --time-limit 30 --write-report "), "\(command)")
+
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "\"$MOMLINT\"" + command.dropFirst("momlint".count)]
+        shell.environment = ["MOMLINT": try MomlintProcess.executable.path, "PATH": "/usr/bin:/bin"]
+        shell.currentDirectoryURL = root
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "\(command)")
+        let again = try MomlintProcess.run(["conformance"] + options + ["--check-report", report])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try String(contentsOfFile: report, encoding: .utf8).contains("⚠️"))
     }
 }

@@ -192,3 +192,44 @@ struct MisbehavingShimTests {
         #expect(error.message.contains("/nonexistent/store-shim"), "\(error)")
     }
 }
+
+/// Contract §5 and docs/implementers.md §3.5: a Date answer is an ISO 8601 date and time, and
+/// anything else is a protocol error naming what the shim sent, never re-read as something near.
+@Suite(.enabled(if: Repository.hasPython, "python3 is needed to run the test shims"))
+struct DateAnswerTests {
+    static let scenario = """
+        id: test.date-answer
+        description: a date reads back as it was given
+        references: [x]
+        features: [dates]
+        model: ../../Models/Conformance/Validation.xcdatamodeld
+        steps:
+          - insert: {entity: Account, as: acct, values: {username: ada, memberSince: 2020-06-01T00:00:00Z}}
+          - expect: {values: {acct: {memberSince: 2020-06-01T00:00:00Z}}}
+        """
+
+    func run(answering text: String) async throws -> ScenarioResult.Verdict {
+        let scenario = try ScenarioLoader().parse(yaml: Self.scenario,
+                                                  file: Repository.path("Fixtures/Scenarios/inline/date-answer.yaml"))
+        let adapter = ProcessStoreAdapter(command: Repository.python(
+            "Tests/ProcessAdapterTests/Shims/misbehaving.py", "answer-value", scenario.id, "'\(text)'"))
+        return await Repository.runner.run(scenario, adapter: adapter).verdict
+    }
+
+    /// `2020-06-01 12:34` was once read as midnight, and so passed.
+    @Test(arguments: ["2020-06-01 12:34", "2020/06/01", "2020-06-01 00:00", "2020-06-01Tgarbage", "2020-06-01",
+                      "2020-06-01T00:00:00Zjunk", "2020-05-32T00:00:00Z"])
+    func anAnswerThatIsNotAnISO8601DateAndTimeFails(_ text: String) async throws {
+        guard case .fail(let message, _) = try await run(answering: text) else {
+            Issue.record("a shim answering '\(text)' for a date passed")
+            return
+        }
+        #expect(message.contains("answered value 'acct.memberSince' with '\(text)', which is not an ISO 8601 date and time"),
+                "\(message)")
+    }
+
+    @Test(arguments: ["2020-06-01T00:00:00Z", "2020-06-01T02:00:00+02:00", "2020-06-01T00:00:00.000Z"])
+    func anISO8601DateAndTimePasses(_ text: String) async throws {
+        #expect(try await run(answering: text) == .pass)
+    }
+}

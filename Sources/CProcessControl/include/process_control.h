@@ -7,4 +7,10 @@
 /// variadic. Returns 0 on success, -1 (errno set) on failure or where the call does not exist.
 int momlint_become_child_subreaper(void);
 
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that write the signal's number, one byte,
+/// to `fd` (the write end of a pipe) and do nothing else: a signal handler may only make
+/// async-signal-safe calls, so a thread reading the pipe does the work (stopping every shim).
+/// Interrupted system calls restart (SA_RESTART). Returns 0, or -1 with errno set.
+int momlint_forward_termination_signals(int fd);
+
 #endif

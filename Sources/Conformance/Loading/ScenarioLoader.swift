@@ -171,18 +171,50 @@ final class ModelCache {
     }
 
     /// Why the model at `path` may not be loaded, in words; nil when it may.
+    ///
+    /// Every file and folder the load reads is checked, each with its symlinks resolved, not only
+    /// `path`: a `contents` inside the scenario folder that links to `/etc/passwd`, or a version
+    /// folder that links to a model elsewhere, was once read.
     func refusal(of path: String) -> String? {
         let name = (path as NSString).lastPathComponent
         guard name.hasSuffix(".xcdatamodeld") || name.hasSuffix(".xcdatamodel") || name == "contents" else {
             return "'model' must name an .xcdatamodeld bundle, an .xcdatamodel folder or a contents file, not '\(path)'; "
                 + "a scenario never searches a folder for models"
         }
-        let real = Self.resolved(path)
-        guard allowedRoots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+        guard isAllowed(path) else {
             return "the model '\(path)' is outside the scenario folder; a scenario's model must be inside it "
                 + "(or under a folder given with --allow-models-under)"
         }
+        for inner in Self.pathsReadInside(model: path) where !isAllowed(inner) {
+            let relative = String(inner.dropFirst(path.count).drop { $0 == "/" })
+            return "'\(relative)' in the model '\(path)' leads outside the scenario folder; every file a scenario's "
+                + "model reads must be inside it (or under a folder given with --allow-models-under)"
+        }
         return nil
+    }
+
+    private func isAllowed(_ path: String) -> Bool {
+        let real = Self.resolved(path)
+        return allowedRoots.contains { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    }
+
+    /// What `ModelLoader` reads or enters below `model`, as it names them: for a bundle, its
+    /// `.xccurrentversion` and every version folder with its `contents` (a reopen may name any
+    /// version); for a version folder, its `contents`. Paths that do not exist are listed too
+    /// (they resolve to themselves, inside), so a dangling link is left to the loader to report.
+    static func pathsReadInside(model: String) -> [String] {
+        func join(_ folder: String, _ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+        switch (model as NSString).pathExtension {
+        case "xcdatamodeld":
+            let versions = ((try? FileManager.default.contentsOfDirectory(atPath: model)) ?? [])
+                .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+            return [join(model, ".xccurrentversion")]
+                + versions.flatMap { [join(model, $0), join(join(model, $0), "contents")] }
+        case "xcdatamodel":
+            return [join(model, "contents")]
+        default:
+            return []
+        }
     }
 
     /// `path` absolute, with `.`, `..` and every symlink resolved (as far as it exists).

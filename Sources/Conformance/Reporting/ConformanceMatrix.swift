@@ -29,7 +29,11 @@ public struct ConformanceMatrix: Sendable {
             "✅ pass · ❌ fail · ⚠️ expected failure · ❗ unexpected pass · ➖ skipped (a feature the adapter does not support).",
             "*Inferred* marks behaviour Apple does not document; the numbers are the open questions of",
             "`docs/coredata-semantics.md`.",
-            "How many plausible store defects these scenarios catch: `reports/mutation.md` (`scripts/mutation.py`).",
+            // The matrix is a function of these runs alone, so it cannot know the mutation score;
+            // it says where the score is instead of copying a number that could go stale.
+            "The mutation score — how many plausible store defects these scenarios catch, and which scenarios",
+            "catch each — is the **Score** line of `reports/mutation.md`, written by `scripts/mutation.py`; CI fails",
+            "when a fault survives or that report is stale.",
             "",
             "| Adapter | Passed | Failed | Expected failures | Unexpected passes | Skipped |",
             "|---|---|---|---|---|---|",

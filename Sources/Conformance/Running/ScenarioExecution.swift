@@ -82,11 +82,14 @@ struct ScenarioExecution {
                                             destination: GeneratedNames.name(prefix, index + 1)))
             }
         case .fanOut(let object, let relationship, let entity, let prefix, let count, let values):
+            // Inserts first, then links, as `chain` does and contract §9.2 says.
+            for index in 1...count { current.entityOfObject[GeneratedNames.name(prefix, index)] = entity }
             for index in 1...count {
-                let name = GeneratedNames.name(prefix, index)
-                current.entityOfObject[name] = entity
-                try expectDone(store, .insert(entity: entity, object: name, values: values))
-                try expectDone(store, .link(object: object, relationship: relationship, destination: name))
+                try expectDone(store, .insert(entity: entity, object: GeneratedNames.name(prefix, index), values: values))
+            }
+            for index in 1...count {
+                try expectDone(store, .link(object: object, relationship: relationship,
+                                            destination: GeneratedNames.name(prefix, index)))
             }
         }
     }
@@ -252,7 +255,7 @@ extension AttributeValue {
         case (.double(let a), .integer(let e)): return a == Double(e)
         case (.integer(let a), .double(let e)): return Double(a) == e
         case (.string(let a), .uuid(let e)): return a.uppercased() == e
-        case (.string, .date): return (try? actual.coerced(to: .date)) == expected
+        case (.string(let text), .date): return AttributeValue.date(fromISO8601DateTime: text) == expected
         default: return false
         }
     }

@@ -2,11 +2,12 @@
 """A shim that behaves like Examples/python-store until the scenario named on its command line
 opens, then misbehaves in the way asked for, once:
 
-    misbehaving.py MODE SCENARIO_ID
+    misbehaving.py MODE SCENARIO_ID [TEXT]
 
 MODE: crash (exits with a traceback on stderr), hang (stops answering), garbage (prints a line
 that is not JSON), wrong-id (answers with the wrong id), wrong-version (speaks contract 2 in the
-handshake, whatever the scenario), chatty (writes 100 KB on stderr, then crashes).
+handshake, whatever the scenario), chatty (writes 100 KB on stderr, then crashes), answer-value
+(answers every `value` request with TEXT, a JSON string, and keeps doing so).
 """
 
 import json
@@ -20,6 +21,7 @@ sys.path.insert(0, os.path.join(here, "..", "..", "..", "Examples", "python-stor
 from store import Store, StoreError  # noqa: E402
 
 mode, trigger = sys.argv[1], sys.argv[2]
+answered_value = sys.argv[3] if len(sys.argv) > 3 else None
 store = None
 armed = False
 
@@ -39,7 +41,12 @@ for line in sys.stdin:
         store = None
         answer = {"done": {}}
     else:
-        if armed:
+        if armed and mode == "answer-value":
+            if kind == "value":
+                print(json.dumps({"id": message_id, "value": {"_0": answered_value}}))
+                sys.stdout.flush()
+                continue
+        elif armed:
             print("misbehaving shim: about to %s on request %d (%s)" % (mode, message_id, kind), file=sys.stderr)
             sys.stderr.flush()
             if mode == "crash":
