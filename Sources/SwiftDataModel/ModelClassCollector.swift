@@ -222,26 +222,30 @@ final class ModelClassCollector: SyntaxVisitor {
         }
     }
 
+    /// The initial value, with number literals converted to the decimal value they denote
+    /// (`0o77` → 63); a literal that cannot be converted is kept as code, which no rule checks.
     private static func initialValue(_ expression: ExprSyntax) -> InitialValue {
         if let text = stringLiteral(expression) { return .string(text) }
-        if let integer = expression.as(IntegerLiteralExprSyntax.self) {
-            return .integer(integer.literal.text.replacingOccurrences(of: "_", with: ""))
-        }
-        if let float = expression.as(FloatLiteralExprSyntax.self) {
-            return .float(float.literal.text.replacingOccurrences(of: "_", with: ""))
-        }
-        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
-            switch initialValue(prefix.expression) {
-            case .integer(let digits): return .integer("-" + digits)
-            case .float(let digits): return .float("-" + digits)
-            default: break
-            }
+        if let number = numberValue(expression, isNegative: false) { return number }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+           let number = numberValue(prefix.expression, isNegative: true) {
+            return number
         }
         if let boolean = expression.as(BooleanLiteralExprSyntax.self) {
             return .boolean(boolean.literal.tokenKind == .keyword(.true))
         }
         if expression.is(NilLiteralExprSyntax.self) { return .nil }
         return .expression(expression.trimmedDescription)
+    }
+
+    private static func numberValue(_ expression: ExprSyntax, isNegative: Bool) -> InitialValue? {
+        if let integer = expression.as(IntegerLiteralExprSyntax.self) {
+            return SwiftNumberLiteral.integerValue(integer.literal.text, isNegative: isNegative).map(InitialValue.integer)
+        }
+        if let float = expression.as(FloatLiteralExprSyntax.self) {
+            return SwiftNumberLiteral.floatValue(float.literal.text, isNegative: isNegative).map(InitialValue.float)
+        }
+        return nil
     }
 
     // MARK: Suppressions

@@ -40,7 +40,9 @@ struct StoredPropertyRecord: Sendable {
 /// An initial value: a literal a rule can check, or code SwiftData evaluates.
 enum InitialValue: Hashable, Sendable {
     case string(String)
+    /// A whole number in decimal (`0x1F` is kept as "31"), see `SwiftNumberLiteral`.
     case integer(String)
+    /// A decimal floating-point number ("1e3", "0.25" for `0x1p-2`).
     case float(String)
     case boolean(Bool)
     case `nil`
