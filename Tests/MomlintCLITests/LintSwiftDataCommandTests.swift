@@ -13,7 +13,8 @@ struct LintSwiftDataCommandTests {
         #expect(lines.count == 13)
         #expect(lines.contains(
             "Fixtures/SwiftData/App/Voucher.swift:7:29: error: CloudKit integration does not support unique constraints: "
-                + "'Voucher' is constrained on 'code'; remove the constraint and deduplicate in code (cloudkit_unique_constraint)"))
+                + "'Voucher' is constrained on 'code'; remove the .unique option or #Unique macro and deduplicate in code "
+                + "(cloudkit_unique_constraint)"))
         #expect(lines.contains(
             "Fixtures/SwiftData/App/Traveler.swift:10:9: warning: 'Traveler.trips' has no inverse; add one on 'Trip' "
                 + "(e.g. 'travelers') (missing_inverse)"))
