@@ -29,8 +29,8 @@ final class ModelClassCollector: SyntaxVisitor {
                 TypeReading.storedType(of: $0.type).name
             },
             location: locations.location(of: node.name),
-            disabledRules: Self.disabledRules(in: node.leadingTrivia)
-                ?? Self.disabledRules(in: node.attributes.first?.leadingTrivia),
+            disabledRules: Self.disabledRules(in: Self.suppressionTrivia(of: node, name: node.name,
+                                                                         headerEnd: node.memberBlock.leftBrace)),
             properties: [], uniques: [], indexes: [], untypedProperties: [])
         collect(node.memberBlock.members, into: &record)
         declarations.modelClasses.append(record)
@@ -74,7 +74,9 @@ final class ModelClassCollector: SyntaxVisitor {
             default: continue
             }
         }
-        let disabled = Self.disabledRules(in: variable.leadingTrivia)
+        let disabled = variable.bindings.first?.pattern.firstToken(viewMode: .sourceAccurate).flatMap { name in
+            Self.disabledRules(in: Self.suppressionTrivia(of: variable, name: name, headerEnd: nil))
+        }
         // In `var a, b: Int` the annotation on `b` applies to `a` too: read right to left.
         var found: [StoredPropertyRecord] = []
         var followingType: StoredType?
@@ -250,10 +252,34 @@ final class ModelClassCollector: SyntaxVisitor {
 
     // MARK: Suppressions
 
+    /// The trivia whose comments may carry a declaration's `momlint:disable`: everything before
+    /// its name (the comments above it, and those between its attributes, modifiers and keyword,
+    /// whichever attribute they follow), then, for a class, the rest of its header up to the `{`
+    /// of its members, and for a property, the rest of the line its name is on (a comment at the
+    /// end of `var items: [Item] = []`). Comments inside a class's members or on a property's
+    /// later lines (an initializer or accessors over several lines) belong to that code.
+    static func suppressionTrivia(of declaration: some SyntaxProtocol, name: TokenSyntax,
+                                  headerEnd: TokenSyntax?) -> [TriviaPiece] {
+        var pieces: [TriviaPiece] = []
+        var isPastName = false
+        for token in declaration.tokens(viewMode: .sourceAccurate) {
+            if isPastName {
+                if let headerEnd {
+                    guard token.position <= headerEnd.position else { break }
+                } else if token.leadingTrivia.contains(where: \.isNewline) {
+                    break
+                }
+            }
+            pieces += token.leadingTrivia.pieces
+            pieces += token.trailingTrivia.pieces
+            if token.position >= name.position { isPastName = true }
+        }
+        return pieces
+    }
+
     /// The rule ids after `momlint:disable` in a comment of `trivia`, e.g.
     /// `// momlint:disable missing_inverse, reserved_name`.
-    static func disabledRules(in trivia: Trivia?) -> String? {
-        guard let trivia else { return nil }
+    static func disabledRules(in trivia: [TriviaPiece]) -> String? {
         var found: [String] = []
         for piece in trivia {
             let text: String
