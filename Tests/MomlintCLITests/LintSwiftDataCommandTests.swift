@@ -82,6 +82,31 @@ struct LintSwiftDataCommandTests {
         #expect(swiftData.standardOutput.contains(finding), "\(swiftData.standardOutput)")
     }
 
+    /// `swiftdata_cloudkit: true` is the only sign of CloudKit in this folder: the graph must
+    /// colour what `lint` reports.
+    @Test("graph --swiftdata honours swiftdata_cloudkit from the configuration, as lint does")
+    func graphUsesTheCloudKitSetting() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-swiftdata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            at: MomlintProcess.packageRoot.appendingPathComponent("Fixtures/SwiftData/App/Booking.swift"),
+            to: folder.appendingPathComponent("Booking.swift"))
+        let config = folder.appendingPathComponent("cloudkit.yml")
+        try Data("swiftdata_cloudkit: true\n".utf8).write(to: config)
+        let marked = "confirmationNumber: String [cloudkit_required_attribute]"
+
+        let lint = try MomlintProcess.run(["lint", "--swiftdata", folder.path, "--config", config.path])
+        #expect(lint.standardOutput.contains("(cloudkit_required_attribute)"), "\(lint.standardOutput)")
+        let synced = try MomlintProcess.run(["graph", "--swiftdata", folder.path, "--format", "dot", "--config", config.path])
+        #expect(synced.status == 0, "\(synced.standardError)")
+        #expect(synced.standardOutput.contains(marked), "\(synced.standardOutput)")
+        #expect(synced.standardOutput.contains("color=\"#d00000\""))
+        let local = try MomlintProcess.run(["graph", "--swiftdata", folder.path, "--format", "dot"], in: folder)
+        #expect(local.status == 0, "\(local.standardError)")
+        #expect(!local.standardOutput.contains("cloudkit_required_attribute"), "\(local.standardOutput)")
+    }
+
     @Test("export and graph take a SwiftData folder as their model")
     func exportAndGraph() throws {
         let export = try MomlintProcess.run(["export", "--swiftdata", "Fixtures/SwiftData/CleanApp", "--compact"])
