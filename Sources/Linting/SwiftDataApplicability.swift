@@ -72,8 +72,8 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "undefined_attribute_type": .doesNotApply("Every stored property has a Swift type."),
         "unknown_destination": .applies("`@Relationship` on a property whose type is not a `@Model` class of the sources."),
         "unsupported_attribute_type": .doesNotApply("Attribute types come from Swift types, never from a misspelt name."),
-        // The migration rules compare versions of a model bundle; momlint reads one SwiftData
-        // schema per folder and does not yet read `VersionedSchema` versions.
+        // The migration rules compare versions of a model bundle; of a SwiftData folder's
+        // `VersionedSchema`s momlint lints the latest and does not yet compare them.
         "migration_not_inferable": .doesNotApply(migrationRule),
         "migration_required_without_default": .doesNotApply(migrationRule),
         "migration_drops_data": .doesNotApply(migrationRule),
@@ -90,8 +90,8 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "unsigned_managed_property": .doesNotApply(sourcesRule),
     ]
 
-    private static let migrationRule = "It compares versions of an .xcdatamodeld bundle; momlint does not yet read "
-        + "a SwiftData `VersionedSchema`'s versions."
+    private static let migrationRule = "It compares versions of an .xcdatamodeld bundle; of a SwiftData folder's "
+        + "`VersionedSchema`s momlint lints the latest and does not yet compare one version with another."
 
     private static let sourcesRule = "It compares hand-written NSManagedObject subclasses with a Core Data model; "
         + "a SwiftData `@Model` class is itself the model."

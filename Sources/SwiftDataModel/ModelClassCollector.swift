@@ -12,19 +12,118 @@ import SwiftSyntax
 final class ModelClassCollector: SyntaxVisitor {
     private let locations: SourceLocationTable
     private(set) var declarations = SwiftDataFileDeclarations()
+    /// The types the walk is inside, outermost first.
+    private var enclosingTypes: [String] = []
 
     init(locations: SourceLocationTable) {
         self.locations = locations
         super.init(viewMode: .sourceAccurate)
     }
 
+    // MARK: Enclosing types and versioned schemas
+
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(name: node.name, inheritance: node.inheritanceClause, members: node.memberBlock.members)
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: EnumDeclSyntax) { enclosingTypes.removeLast() }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(name: node.name, inheritance: node.inheritanceClause, members: node.memberBlock.members)
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: StructDeclSyntax) { enclosingTypes.removeLast() }
+
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        // `extension SchemaV2 { … }` or `extension App.SchemaV2`: named by its last component.
+        let name = TypeReading.storedType(of: node.extendedType).name ?? node.extendedType.trimmedDescription
+        enter(name: name, location: locations.location(of: node.extendedType), inheritance: node.inheritanceClause,
+              members: node.memberBlock.members)
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: ExtensionDeclSyntax) { enclosingTypes.removeLast() }
+
+    override func visitPost(_ node: ClassDeclSyntax) { enclosingTypes.removeLast() }
+
+    private func enter(name token: TokenSyntax, inheritance: InheritanceClauseSyntax?, members: MemberBlockItemListSyntax) {
+        enter(name: token.identifier?.name ?? token.text, location: locations.location(of: token),
+              inheritance: inheritance, members: members)
+    }
+
+    /// Pushes the type and records it when it is (or declares what makes) a `VersionedSchema`
+    /// or a `SchemaMigrationPlan`.
+    private func enter(name: String, location: DataModel.SourceLocation, inheritance: InheritanceClauseSyntax?,
+                       members: MemberBlockItemListSyntax) {
+        enclosingTypes.append(name)
+        var record = SchemaTypeRecord(name: name, location: location)
+        for inherited in inheritance?.inheritedTypes ?? [] {
+            switch TypeReading.storedType(of: inherited.type).name {
+            case "VersionedSchema": record.isVersionedSchema = true
+            case "SchemaMigrationPlan": record.isMigrationPlan = true
+            default: continue
+            }
+        }
+        for member in members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self),
+                  variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }),
+                  let binding = variable.bindings.first,
+                  let memberName = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+            else { continue }
+            switch memberName {
+            case "versionIdentifier": record.versionIdentifier = Self.versionNumbers(in: Syntax(binding))
+            case "models": record.models = Self.metatypeList(in: Syntax(binding))
+            case "schemas": record.schemas = Self.metatypeList(in: Syntax(binding))
+            default: continue
+            }
+        }
+        if record.isVersionedSchema || record.isMigrationPlan || record.versionIdentifier != nil
+            || record.models != nil || record.schemas != nil {
+            declarations.schemaTypes.append(record)
+        }
+    }
+
+    /// `Schema.Version(2, 0, 0)` or `.init(2, 0, 0)` anywhere in the binding → [2, 0, 0].
+    private static func versionNumbers(in binding: Syntax) -> [Int]? {
+        for call in nodes(FunctionCallExprSyntax.self, in: binding) {
+            let numbers = call.arguments.compactMap { Int($0.expression.trimmedDescription) }
+            if !numbers.isEmpty, numbers.count == call.arguments.count { return numbers }
+        }
+        return nil
+    }
+
+    /// The first array literal of `X.self` entries in the binding (its initial value or getter)
+    /// → each `X` by path components; nil when there is none.
+    private static func metatypeList(in binding: Syntax) -> [[String]]? {
+        guard let array = nodes(ArrayExprSyntax.self, in: binding).first else { return nil }
+        return array.elements.compactMap { element in
+            guard let member = element.expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+                  let base = member.base
+            else { return nil }
+            return base.trimmedDescription.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// Every node of `type` in `node`'s subtree (itself included), in source order. Only used on
+    /// the few `static` members a versioned schema declares.
+    private static func nodes<Node: SyntaxProtocol>(_ type: Node.Type, in node: Syntax) -> [Node] {
+        var found: [Node] = []
+        if let match = node.as(Node.self) { found.append(match) }
+        for child in node.children(viewMode: .sourceAccurate) { found += nodes(type, in: child) }
+        return found
+    }
+
     // MARK: Classes
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        defer { enclosingTypes.append(node.name.identifier?.name ?? node.name.text) }
         guard SwiftAttributes.contains("Model", in: node.attributes)
         else { return .visitChildren }
         var record = ModelClassRecord(
             name: node.name.identifier?.name ?? node.name.text,
+            enclosingTypes: enclosingTypes,
             firstInheritedName: node.inheritanceClause?.inheritedTypes.first.flatMap {
                 TypeReading.storedType(of: $0.type).name
             },
