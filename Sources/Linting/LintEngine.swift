@@ -16,6 +16,10 @@ public struct LintEngine: Sendable {
     private let instances: [any Rule]
     /// The positions in `rules` of the migration rules, which `lintMigrations` runs.
     let migrationRuleIndices: [Int]
+    /// The positions in `rules` of the rules that run on a model read from SwiftData `@Model`
+    /// classes: those whose `SwiftDataApplicability` says they apply. A rule page that says a rule
+    /// does not apply to SwiftData is thereby a promise, not a prediction.
+    let swiftDataRuleIndices: [Int]
 
     /// An engine whose rules run with their default options.
     public init(rules: [any Rule.Type] = RuleCatalogue.all, severityOverrides: [String: Severity] = [:]) {
@@ -49,6 +53,7 @@ public struct LintEngine: Sendable {
         migrationRuleIndices = rules.indices.filter { index in
             rules[index].description.category == .migration && instances[index] is any MigrationRule
         }
+        swiftDataRuleIndices = rules.indices.filter { rules[$0].description.swiftData.applies }
     }
 
     /// The rule at `index` of `rules`, built with its options.
@@ -57,10 +62,11 @@ public struct LintEngine: Sendable {
     public func lint(_ model: Model) -> [Finding] {
         let suppressions = Suppressions(model: model)
         let linted = LintedModel(model)
-        let violations = Self.violations(of: instances, in: linted)
+        let running = model.origin == .swiftData ? swiftDataRuleIndices : Array(rules.indices)
+        let violations = Self.violations(of: running.map { instances[$0] }, in: linted)
         var findings: [Finding] = []
-        for (rule, ruleViolations) in zip(rules, violations) {
-            let description = rule.description
+        for (index, ruleViolations) in zip(running, violations) {
+            let description = rules[index].description
             let override = severityOverrides[description.id]
             for violation in ruleViolations {
                 // A configured severity governs every finding of the rule; otherwise the finding's

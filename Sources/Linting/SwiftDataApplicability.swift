@@ -1,9 +1,12 @@
 /// Whether a rule can find anything in a model read from SwiftData `@Model` classes
 /// (`momlint lint --swiftdata`), and why: printed on every rule page.
 ///
-/// Every rule runs on such a model unchanged; a rule that does not apply is one whose subject a
-/// SwiftData schema cannot express (an abstract entity, an ordered relationship, a model
-/// version file), so it never fires there.
+/// Every rule that applies runs on such a model unchanged; a rule that does not apply is one
+/// whose subject a SwiftData schema cannot express (an abstract entity, an ordered relationship,
+/// a model version file). `LintEngine` does not run those on a SwiftData model, so what a rule
+/// page says is what runs; `SwiftDataApplicabilityTests` checks that each rule said to apply
+/// does fire on some SwiftData source, and that no rule said not to apply would find anything
+/// in the sources it was tried on.
 public enum SwiftDataApplicability: Hashable, Sendable {
     /// The rule checks SwiftData models; the text says what it looks at in Swift terms.
     case applies(String)
@@ -51,7 +54,8 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "entity_name_case": .applies("A `@Model` class whose name starts with a lowercase letter."),
         "external_storage_on_non_binary": .applies("`@Attribute(.externalStorage)` on a property that is not `Data`."),
         "invalid_current_version": .doesNotApply("A SwiftData schema has no `.xccurrentversion` file."),
-        "invalid_parent_entity": .doesNotApply("A `@Model` class inherits only from another `@Model` class the compiler knows."),
+        "invalid_parent_entity": .doesNotApply(
+            "A `@Model` class's superclass is one the compiler knows, and Swift rejects circular inheritance itself."),
         "invalid_relationship_count": .applies("`minimumModelCount` above `maximumModelCount`, or counts on a to-one."),
         "inverse_mismatch": .applies("`@Relationship(inverse:)` naming a property that does not point back."),
         "missing_inverse": .applies("A relationship with no inverse; inverses SwiftData infers itself are not reported."),
@@ -61,13 +65,15 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "property_name_case": .applies("A stored property whose name starts with an uppercase letter."),
         "reserved_name": .applies("A stored property named like an NSManagedObject or NSObject member (`description`)."),
         "too_many_properties": .applies("A `@Model` class with more stored properties than the limit."),
-        "transformable_without_transformer": .doesNotApply("`@Attribute(.transformable(by:))` always names its transformer."),
+        "transformable_without_transformer": .applies(
+            "`@Attribute(.transformable(by: \"NSKeyedUnarchiveFromData\"))` or another name of Foundation's insecure "
+                + "unarchiving transformers: SwiftData stores the attribute in Core Data with the transformer named."),
         "transient_inverse_mismatch": .doesNotApply("`@Transient` properties are not part of the schema."),
         "undefined_attribute_type": .doesNotApply("Every stored property has a Swift type."),
         "unknown_destination": .applies("`@Relationship` on a property whose type is not a `@Model` class of the sources."),
         "unsupported_attribute_type": .doesNotApply("Attribute types come from Swift types, never from a misspelt name."),
-        // The migration rules compare versions of a model bundle; momlint reads one SwiftData
-        // schema per folder and does not yet read `VersionedSchema` versions.
+        // The migration rules compare versions of a model bundle; of a SwiftData folder's
+        // `VersionedSchema`s momlint lints the latest and does not yet compare them.
         "migration_not_inferable": .doesNotApply(migrationRule),
         "migration_required_without_default": .doesNotApply(migrationRule),
         "migration_drops_data": .doesNotApply(migrationRule),
@@ -84,12 +90,18 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "unsigned_managed_property": .doesNotApply(sourcesRule),
     ]
 
-    private static let migrationRule = "It compares versions of an .xcdatamodeld bundle; momlint does not yet read "
-        + "a SwiftData `VersionedSchema`'s versions."
+    private static let migrationRule = "It compares versions of an .xcdatamodeld bundle; of a SwiftData folder's "
+        + "`VersionedSchema`s momlint lints the latest and does not yet compare one version with another."
 
     private static let sourcesRule = "It compares hand-written NSManagedObject subclasses with a Core Data model; "
         + "a SwiftData `@Model` class is itself the model."
 
+
+    /// True when the rule runs on a SwiftData model (`LintEngine` skips the others there).
+    public var applies: Bool {
+        if case .applies = self { return true }
+        return false
+    }
 
     /// One line for a rule page or `momlint rules ID`.
     public var text: String {

@@ -12,25 +12,124 @@ import SwiftSyntax
 final class ModelClassCollector: SyntaxVisitor {
     private let locations: SourceLocationTable
     private(set) var declarations = SwiftDataFileDeclarations()
+    /// The types the walk is inside, outermost first.
+    private var enclosingTypes: [String] = []
 
     init(locations: SourceLocationTable) {
         self.locations = locations
         super.init(viewMode: .sourceAccurate)
     }
 
+    // MARK: Enclosing types and versioned schemas
+
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(name: node.name, inheritance: node.inheritanceClause, members: node.memberBlock.members)
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: EnumDeclSyntax) { enclosingTypes.removeLast() }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(name: node.name, inheritance: node.inheritanceClause, members: node.memberBlock.members)
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: StructDeclSyntax) { enclosingTypes.removeLast() }
+
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        // `extension SchemaV2 { … }` or `extension App.SchemaV2`: named by its last component.
+        let name = TypeReading.storedType(of: node.extendedType).name ?? node.extendedType.trimmedDescription
+        enter(name: name, location: locations.location(of: node.extendedType), inheritance: node.inheritanceClause,
+              members: node.memberBlock.members)
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: ExtensionDeclSyntax) { enclosingTypes.removeLast() }
+
+    override func visitPost(_ node: ClassDeclSyntax) { enclosingTypes.removeLast() }
+
+    private func enter(name token: TokenSyntax, inheritance: InheritanceClauseSyntax?, members: MemberBlockItemListSyntax) {
+        enter(name: token.identifier?.name ?? token.text, location: locations.location(of: token),
+              inheritance: inheritance, members: members)
+    }
+
+    /// Pushes the type and records it when it is (or declares what makes) a `VersionedSchema`
+    /// or a `SchemaMigrationPlan`.
+    private func enter(name: String, location: DataModel.SourceLocation, inheritance: InheritanceClauseSyntax?,
+                       members: MemberBlockItemListSyntax) {
+        enclosingTypes.append(name)
+        var record = SchemaTypeRecord(name: name, location: location)
+        for inherited in inheritance?.inheritedTypes ?? [] {
+            switch TypeReading.storedType(of: inherited.type).name {
+            case "VersionedSchema": record.isVersionedSchema = true
+            case "SchemaMigrationPlan": record.isMigrationPlan = true
+            default: continue
+            }
+        }
+        for member in members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self),
+                  variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }),
+                  let binding = variable.bindings.first,
+                  let memberName = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+            else { continue }
+            switch memberName {
+            case "versionIdentifier": record.versionIdentifier = Self.versionNumbers(in: Syntax(binding))
+            case "models": record.models = Self.metatypeList(in: Syntax(binding))
+            case "schemas": record.schemas = Self.metatypeList(in: Syntax(binding))
+            default: continue
+            }
+        }
+        if record.isVersionedSchema || record.isMigrationPlan || record.versionIdentifier != nil
+            || record.models != nil || record.schemas != nil {
+            declarations.schemaTypes.append(record)
+        }
+    }
+
+    /// `Schema.Version(2, 0, 0)` or `.init(2, 0, 0)` anywhere in the binding → [2, 0, 0].
+    private static func versionNumbers(in binding: Syntax) -> [Int]? {
+        for call in nodes(FunctionCallExprSyntax.self, in: binding) {
+            let numbers = call.arguments.compactMap { Int($0.expression.trimmedDescription) }
+            if !numbers.isEmpty, numbers.count == call.arguments.count { return numbers }
+        }
+        return nil
+    }
+
+    /// The first array literal of `X.self` entries in the binding (its initial value or getter)
+    /// → each `X` by path components; nil when there is none.
+    private static func metatypeList(in binding: Syntax) -> [[String]]? {
+        guard let array = nodes(ArrayExprSyntax.self, in: binding).first else { return nil }
+        return array.elements.compactMap { element in
+            guard let member = element.expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+                  let base = member.base
+            else { return nil }
+            return base.trimmedDescription.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// Every node of `type` in `node`'s subtree (itself included), in source order. Only used on
+    /// the few `static` members a versioned schema declares.
+    private static func nodes<Node: SyntaxProtocol>(_ type: Node.Type, in node: Syntax) -> [Node] {
+        var found: [Node] = []
+        if let match = node.as(Node.self) { found.append(match) }
+        for child in node.children(viewMode: .sourceAccurate) { found += nodes(type, in: child) }
+        return found
+    }
+
     // MARK: Classes
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        defer { enclosingTypes.append(node.name.identifier?.name ?? node.name.text) }
         guard SwiftAttributes.contains("Model", in: node.attributes)
         else { return .visitChildren }
         var record = ModelClassRecord(
             name: node.name.identifier?.name ?? node.name.text,
+            enclosingTypes: enclosingTypes,
             firstInheritedName: node.inheritanceClause?.inheritedTypes.first.flatMap {
                 TypeReading.storedType(of: $0.type).name
             },
             location: locations.location(of: node.name),
-            disabledRules: Self.disabledRules(in: node.leadingTrivia)
-                ?? Self.disabledRules(in: node.attributes.first?.leadingTrivia),
+            disabledRules: Self.disabledRules(in: Self.suppressionTrivia(of: node, name: node.name,
+                                                                         headerEnd: node.memberBlock.leftBrace)),
             properties: [], uniques: [], indexes: [], untypedProperties: [])
         collect(node.memberBlock.members, into: &record)
         declarations.modelClasses.append(record)
@@ -74,7 +173,9 @@ final class ModelClassCollector: SyntaxVisitor {
             default: continue
             }
         }
-        let disabled = Self.disabledRules(in: variable.leadingTrivia)
+        let disabled = variable.bindings.first?.pattern.firstToken(viewMode: .sourceAccurate).flatMap { name in
+            Self.disabledRules(in: Self.suppressionTrivia(of: variable, name: name, headerEnd: nil))
+        }
         // In `var a, b: Int` the annotation on `b` applies to `a` too: read right to left.
         var found: [StoredPropertyRecord] = []
         var followingType: StoredType?
@@ -222,20 +323,14 @@ final class ModelClassCollector: SyntaxVisitor {
         }
     }
 
+    /// The initial value, with number literals converted to the decimal value they denote
+    /// (`0o77` → 63); a literal that cannot be converted is kept as code, which no rule checks.
     private static func initialValue(_ expression: ExprSyntax) -> InitialValue {
         if let text = stringLiteral(expression) { return .string(text) }
-        if let integer = expression.as(IntegerLiteralExprSyntax.self) {
-            return .integer(integer.literal.text.replacingOccurrences(of: "_", with: ""))
-        }
-        if let float = expression.as(FloatLiteralExprSyntax.self) {
-            return .float(float.literal.text.replacingOccurrences(of: "_", with: ""))
-        }
-        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
-            switch initialValue(prefix.expression) {
-            case .integer(let digits): return .integer("-" + digits)
-            case .float(let digits): return .float("-" + digits)
-            default: break
-            }
+        if let number = numberValue(expression, isNegative: false) { return number }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+           let number = numberValue(prefix.expression, isNegative: true) {
+            return number
         }
         if let boolean = expression.as(BooleanLiteralExprSyntax.self) {
             return .boolean(boolean.literal.tokenKind == .keyword(.true))
@@ -244,12 +339,46 @@ final class ModelClassCollector: SyntaxVisitor {
         return .expression(expression.trimmedDescription)
     }
 
+    private static func numberValue(_ expression: ExprSyntax, isNegative: Bool) -> InitialValue? {
+        if let integer = expression.as(IntegerLiteralExprSyntax.self) {
+            return SwiftNumberLiteral.integerValue(integer.literal.text, isNegative: isNegative).map(InitialValue.integer)
+        }
+        if let float = expression.as(FloatLiteralExprSyntax.self) {
+            return SwiftNumberLiteral.floatValue(float.literal.text, isNegative: isNegative).map(InitialValue.float)
+        }
+        return nil
+    }
+
     // MARK: Suppressions
+
+    /// The trivia whose comments may carry a declaration's `momlint:disable`: everything before
+    /// its name (the comments above it, and those between its attributes, modifiers and keyword,
+    /// whichever attribute they follow), then, for a class, the rest of its header up to the `{`
+    /// of its members, and for a property, the rest of the line its name is on (a comment at the
+    /// end of `var items: [Item] = []`). Comments inside a class's members or on a property's
+    /// later lines (an initializer or accessors over several lines) belong to that code.
+    static func suppressionTrivia(of declaration: some SyntaxProtocol, name: TokenSyntax,
+                                  headerEnd: TokenSyntax?) -> [TriviaPiece] {
+        var pieces: [TriviaPiece] = []
+        var isPastName = false
+        for token in declaration.tokens(viewMode: .sourceAccurate) {
+            if isPastName {
+                if let headerEnd {
+                    guard token.position <= headerEnd.position else { break }
+                } else if token.leadingTrivia.contains(where: \.isNewline) {
+                    break
+                }
+            }
+            pieces += token.leadingTrivia.pieces
+            pieces += token.trailingTrivia.pieces
+            if token.position >= name.position { isPastName = true }
+        }
+        return pieces
+    }
 
     /// The rule ids after `momlint:disable` in a comment of `trivia`, e.g.
     /// `// momlint:disable missing_inverse, reserved_name`.
-    static func disabledRules(in trivia: Trivia?) -> String? {
-        guard let trivia else { return nil }
+    static func disabledRules(in trivia: [TriviaPiece]) -> String? {
         var found: [String] = []
         for piece in trivia {
             let text: String

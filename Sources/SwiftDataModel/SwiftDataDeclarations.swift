@@ -40,7 +40,9 @@ struct StoredPropertyRecord: Sendable {
 /// An initial value: a literal a rule can check, or code SwiftData evaluates.
 enum InitialValue: Hashable, Sendable {
     case string(String)
+    /// A whole number in decimal (`0x1F` is kept as "31"), see `SwiftNumberLiteral`.
     case integer(String)
+    /// A decimal floating-point number ("1e3", "0.25" for `0x1p-2`).
     case float(String)
     case boolean(Bool)
     case `nil`
@@ -84,6 +86,9 @@ struct KeyPathGroupsMacro: Sendable {
 /// A `@Model` class as declared in one file.
 struct ModelClassRecord: Sendable {
     var name: String
+    /// The types it is declared in, outermost first (`["SchemaV2"]` for a class inside
+    /// `enum SchemaV2: VersionedSchema` or an extension of it); empty at the top level.
+    var enclosingTypes: [String] = []
     /// The first inherited type: a superclass when it names another `@Model` class.
     var firstInheritedName: String?
     var location: DataModel.SourceLocation
@@ -101,8 +106,30 @@ struct CloudKitUse: Sendable {
     var location: DataModel.SourceLocation
 }
 
+/// What a type (an enum, struct or class, or an extension of one) says that makes it a
+/// SwiftData `VersionedSchema` or `SchemaMigrationPlan`; a type may be declared in one file and
+/// extended in another, so the reader merges these by name.
+struct SchemaTypeRecord: Sendable {
+    var name: String
+    var location: DataModel.SourceLocation
+    /// Conforms to `VersionedSchema` (in its declaration or an extension).
+    var isVersionedSchema = false
+    /// Conforms to `SchemaMigrationPlan`.
+    var isMigrationPlan = false
+    /// `static var versionIdentifier = Schema.Version(2, 0, 0)`: the numbers.
+    var versionIdentifier: [Int]?
+    /// `static var models: [any PersistentModel.Type] { [Item.self, SchemaV1.Tag.self] }`: each
+    /// entry's type as written, by path components (`["SchemaV1", "Tag"]`).
+    var models: [[String]]?
+    /// `static var schemas: [any VersionedSchema.Type] { [SchemaV1.self, SchemaV2.self] }`.
+    var schemas: [[String]]?
+}
+
 /// What one file declares that the SwiftData reader needs.
 struct SwiftDataFileDeclarations: Sendable {
     var modelClasses: [ModelClassRecord] = []
     var cloudKitUses: [CloudKitUse] = []
+    /// Types that conform to `VersionedSchema` or `SchemaMigrationPlan`, or declare what they
+    /// require, in declaration order.
+    var schemaTypes: [SchemaTypeRecord] = []
 }

@@ -47,18 +47,23 @@ public struct SwiftDataReader: Sendable {
     /// from); nil when they declare no `@Model` class.
     public func read(files: [SwiftSourceFile], name: String) -> (model: Model?, problems: [SourceProblem], notes: [LoadNote]) {
         var problems: [SourceProblem] = []
-        var classes: [ModelClassRecord] = []
+        var allClasses: [ModelClassRecord] = []
         var cloudKitUses: [CloudKitUse] = []
+        var schemaTypes: [SchemaTypeRecord] = []
         for file in files {
             let (tree, locations, problem) = file.parseTree()
             if let problem { problems.append(problem) }
             let collector = ModelClassCollector(locations: locations)
             collector.walk(tree)
-            classes += collector.declarations.modelClasses
+            allClasses += collector.declarations.modelClasses
             cloudKitUses += collector.declarations.cloudKitUses
+            schemaTypes += collector.declarations.schemaTypes
         }
-        guard !classes.isEmpty else { return (nil, problems, []) }
-        var notes: [LoadNote] = []
+        guard !allClasses.isEmpty else { return (nil, problems, []) }
+        // One version of a versioned schema, and each class name once.
+        let selection = SchemaVersionSelection(classes: allClasses, schemaTypes: schemaTypes)
+        let classes = selection.classes
+        var notes = selection.notes
         for record in classes where !record.untypedProperties.isEmpty {
             notes.append(LoadNote(path: record.location.description, message:
                 "the type of \(record.untypedProperties.map { "'\(record.name).\($0)'" }.joined(separator: ", ")) "
@@ -69,10 +74,17 @@ public struct SwiftDataReader: Sendable {
         var xmlAttributes = [XMLAttributes.Attribute(name: "usedWithSwiftData", value: "YES"),
                              XMLAttributes.Attribute(name: "sourceLanguage", value: "Swift")]
         if syncs { xmlAttributes.append(XMLAttributes.Attribute(name: "usedWithCloudKit", value: "YES")) }
+        if let version = selection.versionName {
+            xmlAttributes.append(XMLAttributes.Attribute(name: Self.versionedSchemaKey, value: version))
+        }
         let model = Model(file: name, entities: entities, xmlAttributes: XMLAttributes(xmlAttributes),
                           location: SourceLocation(file: name, line: 1, column: 1), origin: .swiftData)
         return (model, problems, notes)
     }
+
+    /// The model's `xmlAttributes` key naming the `VersionedSchema` linted, when the classes are
+    /// versioned (see `SchemaVersionSelection`).
+    public static let versionedSchemaKey = "swiftDataVersionedSchema"
 
     /// `cloudKitDatabase: .none` (or `ModelConfiguration.CloudKitDatabase.none`) turns sync off.
     private static func isNoDatabase(_ expression: String) -> Bool {

@@ -43,11 +43,13 @@ struct GraphCommand: ParsableCommand {
     func run() throws {
         var standardError = StandardError()
         let engine: LintEngine
+        let configuration: LintConfiguration
         do {
             let loaded = try ConfigurationFile.load(explicitFiles: configurationFiles,
                                                     otherRuleIDs: LintCommand.sourceRules.map(\.id))
             for warning in loaded.warnings { print(warning, to: &standardError) }
-            engine = try loaded.configuration.engine()
+            configuration = loaded.configuration
+            engine = try configuration.engine()
         } catch {
             print(LintCommand.diagnosticLine(for: error), to: &standardError)
             throw ExitCode.inputError
@@ -58,7 +60,9 @@ struct GraphCommand: ParsableCommand {
             print("\(path): error: " + Self.noSwiftDataInHookBuild, to: &standardError)
             throw ExitCode.inputError
             #else
-            let read = SwiftDataReader().read(paths: [path])
+            // The same model `lint --swiftdata` checks: `swiftdata_cloudkit: true` turns CloudKit on.
+            let read = SwiftDataReader(usesCloudKit: configuration.swiftDataCloudKit ?? false).read(paths: [path])
+            for note in read.notes { print(note, to: &standardError) }
             run.reports = read.models.map { LintRun.ModelReport(model: $0, findings: engine.lint($0)) }
             run.loadFailures = read.problems.map(\.loadError)
             #endif

@@ -13,7 +13,8 @@ struct LintSwiftDataCommandTests {
         #expect(lines.count == 13)
         #expect(lines.contains(
             "Fixtures/SwiftData/App/Voucher.swift:7:29: error: CloudKit integration does not support unique constraints: "
-                + "'Voucher' is constrained on 'code'; remove the constraint and deduplicate in code (cloudkit_unique_constraint)"))
+                + "'Voucher' is constrained on 'code'; remove the .unique option or #Unique macro and deduplicate in code "
+                + "(cloudkit_unique_constraint)"))
         #expect(lines.contains(
             "Fixtures/SwiftData/App/Traveler.swift:10:9: warning: 'Traveler.trips' has no inverse; add one on 'Trip' "
                 + "(e.g. 'travelers') (missing_inverse)"))
@@ -79,6 +80,31 @@ struct LintSwiftDataCommandTests {
         let swiftData = try MomlintProcess.run(["lint", "--swiftdata", "App"], in: folder)
         #expect(swiftData.status == 1, "\(swiftData.standardError)")
         #expect(swiftData.standardOutput.contains(finding), "\(swiftData.standardOutput)")
+    }
+
+    /// `swiftdata_cloudkit: true` is the only sign of CloudKit in this folder: the graph must
+    /// colour what `lint` reports.
+    @Test("graph --swiftdata honours swiftdata_cloudkit from the configuration, as lint does")
+    func graphUsesTheCloudKitSetting() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-swiftdata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            at: MomlintProcess.packageRoot.appendingPathComponent("Fixtures/SwiftData/App/Booking.swift"),
+            to: folder.appendingPathComponent("Booking.swift"))
+        let config = folder.appendingPathComponent("cloudkit.yml")
+        try Data("swiftdata_cloudkit: true\n".utf8).write(to: config)
+        let marked = "confirmationNumber: String [cloudkit_required_attribute]"
+
+        let lint = try MomlintProcess.run(["lint", "--swiftdata", folder.path, "--config", config.path])
+        #expect(lint.standardOutput.contains("(cloudkit_required_attribute)"), "\(lint.standardOutput)")
+        let synced = try MomlintProcess.run(["graph", "--swiftdata", folder.path, "--format", "dot", "--config", config.path])
+        #expect(synced.status == 0, "\(synced.standardError)")
+        #expect(synced.standardOutput.contains(marked), "\(synced.standardOutput)")
+        #expect(synced.standardOutput.contains("color=\"#d00000\""))
+        let local = try MomlintProcess.run(["graph", "--swiftdata", folder.path, "--format", "dot"], in: folder)
+        #expect(local.status == 0, "\(local.standardError)")
+        #expect(!local.standardOutput.contains("cloudkit_required_attribute"), "\(local.standardOutput)")
     }
 
     @Test("export and graph take a SwiftData folder as their model")

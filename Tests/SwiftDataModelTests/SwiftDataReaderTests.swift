@@ -219,7 +219,7 @@ import Testing
         let findings = LintEngine().lint(model)
         // The whole message, so that no XML spelling (`Binary`, `minCount`) is left anywhere in it.
         #expect(findings.filter { $0.ruleID == "external_storage_on_non_binary" }.map(\.message) == [
-            "'Item.title' allows external storage but is String, not Data; turn external storage off, "
+            "'Item.title' allows external storage but is String, not Data; remove @Attribute(.externalStorage), "
                 + "or make it Data if it holds large data",
         ])
         #expect(findings.filter { $0.ruleID == "invalid_relationship_count" }.map(\.message) == [

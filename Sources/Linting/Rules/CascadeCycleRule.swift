@@ -86,10 +86,11 @@ public struct CascadeCycleRule: Rule {
             let shownEntities = entityNames.count > 6
                 ? Naming.quotedList(Array(entityNames.prefix(5)), conjunction: "or") + " (or \(entityNames.count - 5) more entities)"
                 : Naming.quotedList(entityNames, conjunction: "or")
+            let wording = ModelWording(model.model)
             return declared.violation(
                 "cascade rules form a cycle, \(RelationshipPathText.render(names)), through a shared object; deleting "
                     + "any \(shownEntities) object deletes everything connected through them; set "
-                    + "'\(declared.qualifiedName)', which climbs to the shared object, to Nullify")
+                    + "'\(declared.qualifiedName)', which climbs to the shared object, to \(wording.deleteRule(.nullify))")
         }
     }
 }

@@ -74,15 +74,16 @@ public struct CascadeIntoDenyRule: Rule {
         let denials = model.declaredRelationships {
             $0.traits.deletionRule == .deny && ($0.traits.isToMany || $0.inverseTraits?.deletionRule != .cascade)
         }
+        let wording = ModelWording(model.model)
         return model.cascadeGraph.paths(into: denials).map { path in
             let start = path.start, denial = path.denial
             let text = RelationshipPathText.render(first: path.firstSteps.map(\.qualifiedName), hidden: path.hiddenSteps,
                                                    last: path.lastSteps.map(\.qualifiedName))
             return start.violation(
                 "deleting \(Naming.indefinite(start.entity.name)) cascades through \(text) to '\(denial.qualifiedName)', "
-                    + "which uses Deny, so the delete fails (1600) while '\(denial.qualifiedName)' holds objects "
-                    + "not deleted in the same save; "
-                    + "make that relationship Nullify or Cascade, or stop the cascade earlier")
+                    + "which uses \(wording.deleteRule(.deny)), so the delete fails (1600) while '\(denial.qualifiedName)' "
+                    + "holds objects not deleted in the same save; make that relationship "
+                    + "\(wording.deleteRule(.nullify)) or \(wording.deleteRule(.cascade)), or stop the cascade earlier")
         }
     }
 }

@@ -69,6 +69,7 @@ public struct CascadeToSharedRule: Rule {
         let candidates = model.declaredRelationships { traits, inverse in
             traits.deletionRule == .cascade && inverse?.isToMany == true
         }
+        let wording = ModelWording(model.model)
         return candidates.compactMap { declared in
             let relationship = declared.relationship
             guard relationship.deletionRule == .cascade, let inverse = model.resolvedInverse(of: declared),
@@ -82,9 +83,10 @@ public struct CascadeToSharedRule: Rule {
                 : "'\(declared.qualifiedName)' cascades to \(Naming.indefinite(destination)) shared through the to-many '\(inverse.qualifiedName)', "
                     + "so deleting one '\(source)' deletes the '\(destination)' that the other '\(source)' objects are in"
             return Violation(
-                message: consequence + "; use Nullify here and keep Cascade on the owning side",
+                message: consequence + "; use \(wording.deleteRule(.nullify)) here and keep \(wording.deleteRule(.cascade)) "
+                    + "on the owning side",
                 location: relationship.location, entityName: source, propertyName: relationship.name,
-                suggestion: "set the delete rule of '\(declared.qualifiedName)' to Nullify")
+                suggestion: wording.settingDeleteRule(of: declared.qualifiedName, to: .nullify))
         }
     }
 }

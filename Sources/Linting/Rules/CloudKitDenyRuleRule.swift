@@ -48,11 +48,15 @@ public struct CloudKitDenyRuleRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitRelationships { $0.deletionRule == .deny }.map { declared in
-            declared.violation(
-                "CloudKit integration does not support the delete rule of "
-                    + "'\(declared.entity.name):\(declared.relationship.name) - Deny'; use Nullify or Cascade",
-                suggestion: "set the delete rule of '\(declared.qualifiedName)' to Nullify")
+        let wording = ModelWording(model.model)
+        return model.cloudKitRelationships { $0.deletionRule == .deny }.map { declared in
+            // Core Data's own words for an Xcode model; the same refusal in Swift's terms for SwiftData.
+            let refusal = wording.isSwiftData
+                ? "CloudKit integration does not support the delete rule .deny: '\(declared.qualifiedName)' uses it; "
+                    + "use .nullify or .cascade"
+                : "CloudKit integration does not support the delete rule of "
+                    + "'\(declared.entity.name):\(declared.relationship.name) - Deny'; use Nullify or Cascade"
+            return declared.violation(refusal, suggestion: wording.settingDeleteRule(of: declared.qualifiedName, to: .nullify))
         }
     }
 }

@@ -43,13 +43,19 @@ public struct CloudKitRequiredAttributeRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitAttributes { !$0.isOptional && !$0.isTransient }.compactMap { declared in
+        let wording = ModelWording(model.model)
+        return model.cloudKitAttributes { !$0.isOptional && !$0.isTransient }.compactMap { declared in
             let attribute = declared.attribute
             guard !attribute.isOptional, !attribute.isTransient, !attribute.hasDefaultValue else { return nil }
+            // Core Data's words first (what the app logs when the store fails to load), then the
+            // property in its author's terms.
+            let problem = wording.isSwiftData
+                ? "'\(declared.qualifiedName)' is neither optional nor given an initial value; make it optional "
+                    + "('\(wording.typeName(of: attribute))?') or give it an initial value"
+                : "'\(declared.qualifiedName)' is marked non-optional but does not have a default value; "
+                    + "make it optional or give it a default"
             return declared.violation(
-                "CloudKit integration requires that all attributes be optional, or have a default value set: "
-                    + "'\(declared.qualifiedName)' is marked non-optional but does not have a default value; "
-                    + "make it optional or give it a default")
+                "CloudKit integration requires that all attributes be optional, or have a default value set: " + problem)
         }
     }
 }

@@ -55,11 +55,13 @@ public struct CloudKitUniqueConstraintRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.cloudKitEntities.flatMap { entity in
+        // SwiftData writes a uniqueness constraint as `@Attribute(.unique)` or `#Unique`.
+        let constraintName = ModelWording(model.model).isSwiftData ? "the .unique option or #Unique macro" : "the constraint"
+        return model.cloudKitEntities.flatMap { entity in
             entity.uniquenessConstraints.map { constraint in
                 Violation(
                     message: "CloudKit integration does not support unique constraints: '\(entity.name)' is constrained on "
-                        + "\(Naming.quotedList(constraint.propertyNames)); remove the constraint and deduplicate in code",
+                        + "\(Naming.quotedList(constraint.propertyNames)); remove \(constraintName) and deduplicate in code",
                     location: constraint.location, entityName: entity.name)
             }
         }

@@ -97,16 +97,26 @@ public struct ConstraintInvalidPropertyRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
+        let isSwiftData = ModelWording(model.model).isSwiftData
         for entity in model.entities {
+            // What names the property, as its author wrote it: "a uniqueness constraint of 'Item'"
+            // in a model file, "#Unique<Item>" in Swift (where a `.unique` option sits on the
+            // property it constrains, at the same location).
             var references: [(what: String, isIndex: Bool, property: String, location: SourceLocation)] = []
             for constraint in entity.uniquenessConstraints {
-                references += constraint.members.map { ("uniqueness constraint", false, $0.property, $0.location) }
+                references += constraint.members.map { member in
+                    let isOption = model.property(named: member.property, in: entity)?.location == member.location
+                    let what = !isSwiftData ? "a uniqueness constraint of '\(entity.name)'"
+                        : isOption ? "the .unique option of '\(entity.name)'" : "#Unique<\(entity.name)>"
+                    return (what, false, member.property, member.location)
+                }
             }
             for index in entity.fetchIndexes {
-                references += index.elements.map { ("fetch index '\(index.name)'", true, $0.property, $0.location) }
+                let what = isSwiftData ? "#Index<\(entity.name)>" : "a fetch index '\(index.name)' of '\(entity.name)'"
+                references += index.elements.map { (what, true, $0.property, $0.location) }
             }
             for index in entity.compoundIndexes {
-                references += index.members.map { ("compound index", true, $0.property, $0.location) }
+                references += index.members.map { ("a compound index of '\(entity.name)'", true, $0.property, $0.location) }
             }
             for reference in references {
                 guard let problem = Self.problem(with: reference.property, in: entity, model: model.model) else { continue }
@@ -115,16 +125,17 @@ public struct ConstraintInvalidPropertyRule: Rule {
                     let instead = inverse.map { "index '\($0)' on its destination instead" }
                         ?? "give the relationship an inverse to-one and index that on its destination instead"
                     violations.append(Violation(
-                        message: "a \(reference.what) of '\(entity.name)' names '\(reference.property)', a to-many relationship, "
-                            + "which has no column in '\(entity.name)''s table, so the index cannot use it; remove the element and "
-                            + instead,
+                        message: "\(reference.what) names '\(reference.property)', a to-many relationship, "
+                            + "which has no column in '\(entity.name)''s table, so the index cannot use it; remove the "
+                            + (isSwiftData ? "key path" : "element") + " and " + instead,
                         location: reference.location, entityName: entity.name, propertyName: reference.property,
                         severity: .warning))
                     continue
                 }
                 violations.append(Violation(
-                    message: "a \(reference.what) of '\(entity.name)' names '\(reference.property)', which \(problem.text); "
-                        + "name a persistent attribute or to-one relationship",
+                    message: "\(reference.what) names '\(reference.property)', which "
+                        + (isSwiftData ? problem.swiftText : problem.text) + "; "
+                        + (isSwiftData ? "name a stored property or to-one relationship" : "name a persistent attribute or to-one relationship"),
                     location: reference.location, entityName: entity.name, propertyName: reference.property))
             }
         }
@@ -146,6 +157,12 @@ public struct ConstraintInvalidPropertyRule: Rule {
             case .fetchedProperty: "is a fetched property"
             case .transient: "is transient"
             }
+        }
+
+        /// The same in SwiftData's terms: a transient attribute is an `.ephemeral` one.
+        var swiftText: String {
+            if case .transient = self { return "is @Attribute(.ephemeral), not stored" }
+            return text
         }
     }
 

@@ -30,6 +30,14 @@ public struct DefaultValueInvalidRule: Rule {
             default on an optional attribute (the attribute starts as nil). Integral decimals such as \
             `0.0` on an integer type are what Xcode keeps when a Double becomes an integer; they are \
             read exactly and not reported.
+
+            On a SwiftData model the default is the property's initial value, a Swift literal the \
+            compiler checks against the Swift type (`UInt64` holds 0...18446744073709551615 though \
+            Core Data's integers are signed; see `unsigned_integer_attribute`). Every literal form \
+            counts (`0x1F`, `0o17`, `0b1010`, `1_000`, `0x1p-2`, `1e3`); an initial value that is not \
+            a literal is not checked. **Error**: an integer literal outside the type's range, which \
+            does not compile. **Warning**: a floating-point literal beyond the type's largest value, \
+            which compiles with a warning and stores infinity.
             """,
         sources: [
             "https://developer.apple.com/documentation/coredata/nsattributedescription/defaultvalue",
@@ -90,18 +98,21 @@ public struct DefaultValueInvalidRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         // Traits first: an attribute with no default and no bounds has nothing to check.
         let candidates = model.declaredAttributes { $0.hasDefaultOrBounds }
+        let wording = ModelWording(model.model)
         return candidates.compactMap { declared in
-            let problems = Self.problems(with: declared.attribute)
+            // A SwiftData initial value is Swift code the compiler checks, not a string Core Data
+            // reads leniently: its own problems, in Swift's terms.
+            let problems = wording.isSwiftData
+                ? Self.swiftProblems(with: declared.attribute, swiftType: wording.typeName(of: declared.attribute))
+                : Self.problems(with: declared.attribute)
             guard !problems.isEmpty else { return nil }
-            // Problems name the type as Core Data does; a SwiftData model's author knows it by its Swift name.
-            let wording = ModelWording(model.model)
             let typeName = wording.typeName(of: declared.attribute)
-            let xmlName = declared.attribute.attributeType?.xmlName ?? typeName
             var fixes: [String] = []
-            if problems.contains(where: { !$0.isAboutBounds }) { fixes.append("write values the \(typeName) type can hold") }
+            if problems.contains(where: { !$0.isAboutBounds }) {
+                fixes.append(wording.isSwiftData ? "write a value \(typeName) can hold" : "write values the \(typeName) type can hold")
+            }
             if problems.contains(where: \.isAboutBounds) { fixes.append("keep the minimum at or below the maximum and the default between them") }
-            let texts = problems.map { wording.isSwiftData ? $0.text.replacingOccurrences(of: xmlName, with: typeName) : $0.text }
-            var violation = declared.violation("'\(declared.qualifiedName)' " + texts.joined(separator: "; ")
+            var violation = declared.violation("'\(declared.qualifiedName)' " + problems.map(\.text).joined(separator: "; ")
                 + "; " + fixes.joined(separator: ", and "))
             violation.severity = problems.map(\.severity).max()
             return violation
@@ -194,6 +205,31 @@ public struct DefaultValueInvalidRule: Rule {
         }
     }
 
+    /// What is wrong with a SwiftData property's initial value, which the reader keeps as the
+    /// decimal value of its literal (`0o77` as 63) and leaves out when it is not a literal.
+    /// Swift judges a literal against the property's Swift type, not the Core Data type that
+    /// stores it: an integer literal outside the type's range does not compile ("integer literal
+    /// overflows when stored into 'Int16'"), and a floating-point literal beyond the type's
+    /// largest value compiles with a warning ("overflows to inf") and stores infinity.
+    static func swiftProblems(with attribute: Attribute, swiftType: String) -> [Problem] {
+        guard let text = attribute.defaultValueString, let type = attribute.attributeType else { return [] }
+        let name = swiftType.hasPrefix("Swift.") ? String(swiftType.dropFirst("Swift.".count)) : swiftType
+        if let bounds = SwiftIntegerBounds.byTypeName[name] {
+            guard let fits = bounds.contains(text), !fits else { return [] }
+            return [Problem(text: "has initial value \(text), outside \(name)'s range \(bounds.lowest)...\(bounds.highest), "
+                + "so it does not compile (the integer literal overflows)", severity: .error)]
+        }
+        let largest: Double
+        switch type {
+        case .double, .decimal: largest = Double.greatestFiniteMagnitude
+        case .float: largest = Double(Float.greatestFiniteMagnitude)
+        default: return []
+        }
+        guard let value = Double(text), !(value.isFinite && abs(value) <= largest) else { return [] }
+        return [Problem(text: "has initial value \(text), which overflows \(name) to infinity (Swift warns and stores "
+            + "infinity)")]
+    }
+
     enum ParsedValue {
         case value(Double)
         /// Not the type's form; `reading` is what Core Data makes of it (inferred).
@@ -270,6 +306,36 @@ public struct DefaultValueInvalidRule: Rule {
     static func isUUID(_ text: String) -> Bool {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+}
+
+/// The range of each of Swift's integer types, by name, for SwiftData initial values.
+struct SwiftIntegerBounds {
+    var lowest: Int64
+    var highest: UInt64
+
+    static let byTypeName: [String: SwiftIntegerBounds] = [
+        "Int": .init(lowest: Int64.min, highest: UInt64(Int64.max)),
+        "Int64": .init(lowest: Int64.min, highest: UInt64(Int64.max)),
+        "Int32": .init(lowest: Int64(Int32.min), highest: UInt64(Int32.max)),
+        "Int16": .init(lowest: Int64(Int16.min), highest: UInt64(Int16.max)),
+        "Int8": .init(lowest: Int64(Int8.min), highest: UInt64(Int8.max)),
+        "UInt": .init(lowest: 0, highest: UInt64.max),
+        "UInt64": .init(lowest: 0, highest: UInt64.max),
+        "UInt32": .init(lowest: 0, highest: UInt64(UInt32.max)),
+        "UInt16": .init(lowest: 0, highest: UInt64(UInt16.max)),
+        "UInt8": .init(lowest: 0, highest: UInt64(UInt8.max)),
+    ]
+
+    /// Whether the whole number `text` (decimal, optionally negative) is in range; nil when it is
+    /// not a whole number.
+    func contains(_ text: String) -> Bool? {
+        let isNegative = text.hasPrefix("-")
+        let digits = isNegative ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        // More digits than UInt64 holds is out of every range.
+        guard let magnitude = UInt64(digits) else { return false }
+        return isNegative ? magnitude == 0 || magnitude <= lowest.magnitude : magnitude <= highest
     }
 }
 

@@ -43,11 +43,12 @@ public struct EntityNameCaseRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.entities { $0.name.first.map { !$0.isUppercase } ?? false }.map { found in
+        let wording = ModelWording(model.model)
+        return model.entities { $0.name.first.map { !$0.isUppercase } ?? false }.map { found in
             let entity = found.entity
             let suggestion = Naming.uppercasingFirst(String(entity.name.drop { !$0.isLetter }))
             return Violation(
-                message: "entity '\(entity.name)' should start with an uppercase letter; rename it"
+                message: "\(wording.entityNoun) '\(entity.name)' should start with an uppercase letter; rename it"
                     + (suggestion.isEmpty ? "" : " (e.g. '\(suggestion)')"),
                 location: entity.location, entityName: entity.name,
                 suggestion: suggestion.isEmpty ? nil : "rename '\(entity.name)' to '\(suggestion)'")

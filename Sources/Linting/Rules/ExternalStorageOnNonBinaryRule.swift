@@ -52,7 +52,8 @@ public struct ExternalStorageOnNonBinaryRule: Rule {
             else { return nil }
             return declared.violation(
                 "'\(declared.qualifiedName)' allows external storage but is \(wording.typeName(of: attribute)), "
-                    + "not \(wording.binaryTypeName); turn external storage off, or make it \(wording.binaryTypeName) "
+                    + "not \(wording.binaryTypeName); \(wording.isSwiftData ? "remove \(wording.externalStorageName)" : "turn external storage off"), "
+                    + "or make it \(wording.binaryTypeName) "
                     + "if it holds large data",
                 suggestion: "remove \(wording.externalStorageName) from '\(declared.qualifiedName)'")
         }

@@ -101,7 +101,8 @@ public struct InvalidRelationshipCountRule: Rule {
             violations.append(Violation(
                 message: "'\(declared.qualifiedName)' " + problems.joined(separator: "; ")
                     + (relationship.isToMany ? "; make \(minName) at most \(maxName) (0 means no maximum)"
-                                             : "; remove the counts or make it to-many"),
+                                             : wording.isSwiftData ? "; remove \(minName) and \(maxName), or make it an array"
+                                                                   : "; remove the counts or make it to-many"),
                 location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name,
                 severity: severity))
         }

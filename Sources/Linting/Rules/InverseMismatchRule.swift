@@ -84,6 +84,7 @@ public struct InverseMismatchRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
+        let isSwiftData = ModelWording(model.model).isSwiftData
         // No inverse named is missing_inverse's business. Most of the rest are one half of a
         // well-made pair (the inverse names it back, points to its entity, and no other inverse
         // entity is written), which passes every check below.
@@ -103,8 +104,11 @@ public struct InverseMismatchRule: Rule {
             if model.ambiguousInverseGroups.isMember(declared) { continue }  // ambiguous_inverse reports the group once
             if let destination = relationship.destinationEntityName, let inverseEntity = relationship.inverseEntityName,
                model.entity(named: destination) != nil, !model.areInSameLine(destination, inverseEntity) {
-                violations.append(violation(declared, "'\(declared.qualifiedName)' has destination '\(destination)' but inverse entity "
-                    + "'\(inverseEntity)'; the inverse must belong to the destination, so set both to the same entity"))
+                violations.append(violation(declared, isSwiftData
+                    ? "'\(declared.qualifiedName)' is typed '\(destination)' but its inverse key path is rooted at "
+                        + "'\(inverseEntity)'; the inverse must be a property of '\(destination)', so root the key path there"
+                    : "'\(declared.qualifiedName)' has destination '\(destination)' but inverse entity "
+                        + "'\(inverseEntity)'; the inverse must belong to the destination, so set both to the same entity"))
                 continue
             }
             guard let back = model.resolvedInverse(of: inverse) else {
@@ -116,7 +120,8 @@ public struct InverseMismatchRule: Rule {
                     problem = "'\(inverse.qualifiedName)' has no inverse"
                 }
                 violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but \(problem); "
-                    + "set '\(relationship.name)' as the inverse of '\(inverse.qualifiedName)'", severity: .warning))
+                    + (isSwiftData ? "write inverse: \\\(declared.qualifiedName) on '\(inverse.qualifiedName)'"
+                                   : "set '\(relationship.name)' as the inverse of '\(inverse.qualifiedName)'"), severity: .warning))
                 continue
             }
             if back.relationship.location != relationship.location {
@@ -131,7 +136,8 @@ public struct InverseMismatchRule: Rule {
                !model.areInSameLine(declared.entity.name, inverseDestination) {
                 violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but "
                     + "'\(inverse.qualifiedName)' points to '\(inverseDestination)', not '\(declared.entity.name)'; "
-                    + "set the destination of '\(inverse.qualifiedName)' to '\(declared.entity.name)'"))
+                    + (isSwiftData ? "type '\(inverse.qualifiedName)' as '\(declared.entity.name)'"
+                                   : "set the destination of '\(inverse.qualifiedName)' to '\(declared.entity.name)'")))
             }
         }
         return violations

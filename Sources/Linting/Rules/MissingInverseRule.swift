@@ -24,7 +24,8 @@ public struct MissingInverseRule: Rule {
         howToFix: """
             Add a relationship on the destination that points back, and set each as the other's inverse. \
             When an entity has several relationships to the same destination, give each its own inverse \
-            (`authoredNotes`, `editedNotes`), never one shared inverse.
+            (`authoredNotes`, `editedNotes`), never one shared inverse. An entity's `parent` and \
+            `children` (one to-one and one to-many to itself) are each other's inverse.
             """,
         category: .relationships,
         defaultSeverity: .warning,
@@ -43,6 +44,13 @@ public struct MissingInverseRule: Rule {
                     ↓<relationship name="editor" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User"/>
                 </entity>
                 <entity name="User"/>
+                """),
+            // A parent/child link on one entity whose two ends were never paired.
+            RuleExample("""
+                <entity name="Category">
+                    ↓<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Category"/>
+                    ↓<relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Category"/>
+                </entity>
                 """),
         ],
         nonTriggeringExamples: [
@@ -67,6 +75,7 @@ public struct MissingInverseRule: Rule {
                 claimedBy[claimed.key] = claimer
             }
         }
+        let wording = ModelWording(model.model)
         return model.declaredRelationships { !$0.traits.hasInverseName }.map { declared in
             let relationship = declared.relationship
             if let claimer = claimedBy[declared.key] {
@@ -80,6 +89,17 @@ public struct MissingInverseRule: Rule {
             let siblings = relationship.destinationEntityName.map { name in
                 declared.entity.relationships.filter { $0.destinationEntityName == name }
             } ?? []
+            if let partner = Self.selfLinkPartner(of: relationship, siblings: siblings, in: declared.entity) {
+                let partnerName = "\(declared.entity.name).\(partner.name)"
+                return declared.violation(
+                    "'\(declared.qualifiedName)' has no inverse; '\(declared.entity.name)' has one to-one and one to-many "
+                        + "relationship to itself ('\(relationship.name)', '\(partner.name)'), the two ends of a parent/child "
+                        + "link, so make them each other's inverse",
+                    suggestion: wording.isSwiftData
+                        ? "write @Relationship(inverse: \\\(declared.qualifiedName)) on '\(partnerName)'"
+                        : "set '\(partner.name)' as the inverse of '\(relationship.name)', and '\(relationship.name)' as the "
+                            + "inverse of '\(partner.name)'")
+            }
             let suggestedName = Self.suggestedInverseName(for: relationship, in: declared.entity,
                                                           needsDistinctName: siblings.count > 1, model: model.model)
             var message = "'\(declared.qualifiedName)' has no inverse; "
@@ -88,9 +108,24 @@ public struct MissingInverseRule: Rule {
                 message += "; '\(declared.entity.name)' has \(siblings.count) relationships to '\(destination)' "
                     + "(\(siblings.map { "'\($0.name)'" }.joined(separator: ", "))), so give each a distinct inverse"
             }
-            return declared.violation(message, suggestion: "add a relationship '\(suggestedName)' on '\(destination)' "
-                + "and set it as the inverse of '\(relationship.name)'")
+            return declared.violation(message, suggestion: wording.isSwiftData
+                ? "add a relationship '\(suggestedName)' to '\(destination)' and write "
+                    + "@Relationship(inverse: \\\(destination).\(suggestedName)) on '\(declared.qualifiedName)'"
+                : "add a relationship '\(suggestedName)' on '\(destination)' and set it as the inverse of '\(relationship.name)'")
         }
+    }
+
+    /// The other end of a parent/child link on one entity (`parent`/`children`): when the entity
+    /// has exactly two relationships to itself, one to-one and one to-many, and neither names an
+    /// inverse, they are almost always each other's inverse. Two to-ones (`mother`, `father`) or
+    /// two to-manys are not paired: nothing says they answer each other.
+    static func selfLinkPartner(of relationship: Relationship, siblings: [Relationship], in entity: Entity) -> Relationship? {
+        guard relationship.destinationEntityName == entity.name, siblings.count == 2,
+              siblings.allSatisfy({ $0.inverseName == nil }),
+              let partner = siblings.first(where: { $0.name != relationship.name }),
+              partner.isToMany != relationship.isToMany
+        else { return nil }
+        return partner
     }
 
     /// `notes` for a lone relationship from Note, `notesAsEditor` when Note has several

@@ -59,6 +59,8 @@ public struct MutualDenyRule: Rule {
         let candidates = model.declaredRelationships { traits, inverse in
             traits.deletionRule == .deny && inverse?.deletionRule == .deny
         }
+        let wording = ModelWording(model.model)
+        let deny = wording.deleteRule(.deny), nullify = wording.deleteRule(.nullify), cascade = wording.deleteRule(.cascade)
         return candidates.compactMap { declared in
             let relationship = declared.relationship
             guard relationship.deletionRule == .deny, let inverse = model.resolvedInverse(of: declared),
@@ -71,15 +73,15 @@ public struct MutualDenyRule: Rule {
             if inverse.relationship.location == relationship.location {
                 // A relationship that is its own inverse (`Person.friends`): Deny holds on both ends.
                 return Violation(
-                    message: "'\(declared.qualifiedName)' is its own inverse and uses Deny, so deleting a linked "
+                    message: "'\(declared.qualifiedName)' is its own inverse and uses \(deny), so deleting a linked "
                         + "'\(declared.entity.name)' fails (1600) unless its '\(relationship.name)' are deleted in the same save; "
-                        + "use Nullify",
+                        + "use \(nullify)",
                     location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name)
             }
             return Violation(
-                message: "'\(declared.qualifiedName)' and its inverse '\(inverse.qualifiedName)' both use Deny, so deleting "
+                message: "'\(declared.qualifiedName)' and its inverse '\(inverse.qualifiedName)' both use \(deny), so deleting "
                     + "\(Naming.indefinite(declared.entity.name)) or \(Naming.indefinite(inverse.entity.name)) while they are linked "
-                    + "fails (1600) unless both are deleted in the same save; use Nullify or Cascade on one side",
+                    + "fails (1600) unless both are deleted in the same save; use \(nullify) or \(cascade) on one side",
                 location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name)
         }
     }

@@ -58,16 +58,18 @@ public struct NoActionDeleteRuleRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         // Traits first: only No Action relationships are looked at further.
         let candidates = model.declaredRelationships { traits, _ in traits.deletionRule == .noAction }
+        let wording = ModelWording(model.model)
         return candidates.compactMap { declared in
             guard declared.relationship.deletionRule == .noAction,
                   let inverse = model.resolvedInverse(of: declared)
             else { return nil }
             return Violation(
-                message: "'\(declared.qualifiedName)' uses No Action, so deleting \(Naming.indefinite(declared.entity.name)) "
-                    + "leaves '\(inverse.qualifiedName)' pointing at the deleted object; use Nullify, Cascade or Deny",
+                message: "'\(declared.qualifiedName)' uses \(wording.deleteRule(.noAction)), so deleting "
+                    + "\(Naming.indefinite(declared.entity.name)) leaves '\(inverse.qualifiedName)' pointing at the deleted object; "
+                    + "use \(wording.deleteRule(.nullify)), \(wording.deleteRule(.cascade)) or \(wording.deleteRule(.deny))",
                 location: declared.relationship.location, entityName: declared.entity.name,
                 propertyName: declared.relationship.name,
-                suggestion: "set the delete rule of '\(declared.qualifiedName)' to Nullify")
+                suggestion: wording.settingDeleteRule(of: declared.qualifiedName, to: .nullify))
         }
     }
 }

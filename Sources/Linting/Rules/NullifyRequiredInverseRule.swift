@@ -109,6 +109,7 @@ public struct NullifyRequiredInverseRule: Rule {
             return (!inverse.isToMany && !inverse.isOptional)
                 || (inverse.isToMany && inverse.minimumCount > (inverse.isOptional ? 1 : 0))
         }
+        let wording = ModelWording(model.model)
         return candidates.compactMap { declared in
             let relationship = declared.relationship
             guard relationship.deletionRule == .nullify, let inverse = model.resolvedInverse(of: declared) else { return nil }
@@ -125,15 +126,16 @@ public struct NullifyRequiredInverseRule: Rule {
                 // required one must keep its minimum even when emptied.
                 failure = "'\(inverse.qualifiedName)' needs at least \(minimum), so deleting \(Naming.indefinite(declared.entity.name)) can "
                     + "leave \(Naming.indefinite(destination)) below its minimum and the save fails (1580)"
+                let minimumCount = wording.isSwiftData ? wording.minimumCountName : "the minimum count"
                 relaxation = inverseRelationship.isOptional
-                    ? "lower the minimum count of '\(inverse.qualifiedName)' to 1 (an emptied optional to-many passes)"
-                    : "lower the minimum count of '\(inverse.qualifiedName)' to 0"
+                    ? "lower \(minimumCount) of '\(inverse.qualifiedName)' to 1 (an emptied optional to-many passes)"
+                    : "lower \(minimumCount) of '\(inverse.qualifiedName)' to 0"
             } else {
                 return nil
             }
             return Violation(
-                message: "'\(declared.qualifiedName)' nullifies its inverse, but \(failure); use Cascade or Deny, "
-                    + "or \(relaxation)",
+                message: "'\(declared.qualifiedName)' nullifies its inverse, but \(failure); use "
+                    + "\(wording.deleteRule(.cascade)) or \(wording.deleteRule(.deny)), or \(relaxation)",
                 location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name)
         }
     }

@@ -55,11 +55,12 @@ public struct TooManyPropertiesRule: ConfigurableRule {
     }
 
     public func violations(in model: LintedModel) -> [Violation] {
-        model.entities { $0.propertyCount > limit }.map { found in
+        let wording = ModelWording(model.model)
+        return model.entities { $0.propertyCount > limit }.map { found in
             let entity = found.entity, count = found.propertyCount, inherited = found.inheritedPropertyCount
             return Violation(
                 message: "'\(entity.name)' has \(count) properties\(inherited > 0 ? " (\(inherited) inherited)" : ""), "
-                    + "more than \(limit); split it into related entities",
+                    + "more than \(limit); split it into related \(wording.entitiesNoun)",
                 location: entity.location, entityName: entity.name)
         }
     }

@@ -15,18 +15,31 @@ public struct TransformableWithoutTransformerRule: Rule {
             NSSecureUnarchiveFromDataTransformer", and Core Data logs a run-time warning that the \
             default will change. Transient attributes are never archived and are not flagged.
 
+            SwiftData's `@Attribute(.transformable(by:))` takes a transformer type or the name a \
+            transformer is registered under (`transformable(by transformerName: String)`), and \
+            SwiftData keeps the property in a Core Data Transformable attribute: naming \
+            `NSKeyedUnarchiveFromData` there selects the same insecure unarchiver (Foundation deprecated \
+            `keyedUnarchiveFromDataTransformerName` and `unarchiveFromDataTransformerName` in iOS 12, \
+            before SwiftData's iOS 17). That SwiftData hands the name to the Core Data attribute \
+            unchanged is inferred (its documentation does not say); `.transformable(by:)` always names a \
+            transformer, so only an insecure name is reported there.
+
             Default severity: warning. The model builds and the attribute works today; Xcode itself \
             reports it as a warning, about security and a future change of default.
             """,
         sources: [
             "https://developer.apple.com/documentation/foundation/nssecureunarchivefromdatatransformer",
+            "https://developer.apple.com/documentation/swiftdata/schema/attribute/option/transformable(by:)-lunz",
+            "https://developer.apple.com/documentation/foundation/nsvaluetransformername/keyedunarchivefromdatatransformername",
             "https://danielbernal.co/coredata-transformable-and-nssecurecoding-in-ios-13/",
             "https://www.kairadiagne.com/2020/01/13/nssecurecoding-and-transformable-properties-in-core-data",
         ],
         howToFix: """
             Set the transformer to `NSSecureUnarchiveFromDataTransformer` (for arrays, dictionaries, \
             strings, numbers, dates, data, URLs and UUIDs), or to your own subclass of \
-            `NSSecureUnarchiveFromDataTransformer` that lists your classes in `allowedTopLevelClasses`.
+            `NSSecureUnarchiveFromDataTransformer` that lists your classes in `allowedTopLevelClasses`. \
+            In SwiftData, write `.transformable(by: NSSecureUnarchiveFromDataTransformer.self)` or your \
+            subclass, or drop `.transformable` and let SwiftData encode a `Codable` value itself.
             """,
         category: .types,
         defaultSeverity: .warning,
@@ -59,11 +72,15 @@ public struct TransformableWithoutTransformerRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         // Traits first: only persistent Transformable attributes are looked at further.
         let candidates = model.declaredAttributes { $0.attributeType == .transformable && !$0.isTransient }
+        let isSwiftData = ModelWording(model.model).isSwiftData
         return candidates.compactMap { declared in
             let attribute = declared.attribute
             guard attribute.attributeType == .transformable, !attribute.isTransient else { return nil }
             let transformer = attribute.valueTransformerName ?? ""
-            let fix = "set its transformer to 'NSSecureUnarchiveFromDataTransformer' or a subclass of it"
+            let fix = isSwiftData
+                ? "write .transformable(by: NSSecureUnarchiveFromDataTransformer.self) or a subclass of it, or drop "
+                    + ".transformable and let SwiftData encode a Codable value"
+                : "set its transformer to 'NSSecureUnarchiveFromDataTransformer' or a subclass of it"
             if transformer.isEmpty {
                 return declared.violation("'\(declared.qualifiedName)' is Transformable with no value transformer, so it "
                     + "falls back to the insecure keyed unarchiver; \(fix)", suggestion: fix)

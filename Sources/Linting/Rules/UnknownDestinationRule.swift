@@ -52,6 +52,7 @@ public struct UnknownDestinationRule: Rule {
 
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
+        let wording = ModelWording(model.model)
         // The model resolved every destination when it was built: only relationships whose
         // destination it did not find, or that write a different inverse entity, need a look.
         for declared in model.declaredRelationships(where: { !$0.hasKnownDestination || $0.traits.namesOtherInverseEntity }) {
@@ -59,18 +60,22 @@ public struct UnknownDestinationRule: Rule {
             var problems: [String] = []
             if let destination = relationship.destinationEntityName {
                 if model.entity(named: destination) == nil {
-                    problems.append("has destination '\(destination)', which is not an entity of this model")
+                    problems.append(wording.isSwiftData ? "is typed '\(destination)', which is not \(wording.entityOfThisModel)"
+                                    : "has destination '\(destination)', which is not \(wording.entityOfThisModel)")
                 }
             } else {
                 problems.append("has no destination entity")
             }
             if let inverseEntity = relationship.inverseEntityName, inverseEntity != relationship.destinationEntityName,
                model.entity(named: inverseEntity) == nil {
-                problems.append("has inverse entity '\(inverseEntity)', which is not an entity of this model")
+                problems.append(wording.isSwiftData ? "names an inverse of '\(inverseEntity)', which is not \(wording.entityOfThisModel)"
+                                : "has inverse entity '\(inverseEntity)', which is not \(wording.entityOfThisModel)")
             }
             guard !problems.isEmpty else { continue }
             violations.append(Violation(
-                message: "'\(declared.qualifiedName)' " + problems.joined(separator: " and ") + "; set it to an entity of the model",
+                message: "'\(declared.qualifiedName)' " + problems.joined(separator: " and ")
+                    + (wording.isSwiftData ? "; make that type a @Model class of the schema, or pass the folder that declares it"
+                                           : "; set it to an entity of the model"),
                 location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name,
                 suggestion: Self.closestEntityName(to: relationship.destinationEntityName, in: model.model)
                     .map { "did you mean '\($0)'?" }))

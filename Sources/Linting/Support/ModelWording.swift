@@ -33,4 +33,31 @@ struct ModelWording {
     /// `minCount`/`maxCount`, or SwiftData's `minimumModelCount`/`maximumModelCount`.
     var minimumCountName: String { isSwiftData ? "minimumModelCount" : "minCount" }
     var maximumCountName: String { isSwiftData ? "maximumModelCount" : "maxCount" }
+
+    /// A delete rule: `Nullify` as Xcode's model editor shows it, `.nullify` as
+    /// `@Relationship(deleteRule:)` takes it.
+    func deleteRule(_ rule: DeleteRule) -> String {
+        guard isSwiftData else { return rule.xmlName }
+        return switch rule {
+        case .noAction: ".noAction"
+        case .nullify: ".nullify"
+        case .cascade: ".cascade"
+        case .deny: ".deny"
+        case .unknown(let name): name
+        }
+    }
+
+    /// The fix that changes a relationship's delete rule, e.g. "set the delete rule of
+    /// 'Folder.documents' to Nullify", or "set deleteRule: .nullify on 'Folder.documents'".
+    func settingDeleteRule(of qualifiedName: String, to rule: DeleteRule) -> String {
+        isSwiftData ? "set deleteRule: \(deleteRule(rule)) on '\(qualifiedName)'"
+            : "set the delete rule of '\(qualifiedName)' to \(deleteRule(rule))"
+    }
+
+    /// What an entity is to its author: an entity of the model, or a `@Model` class.
+    var entityNoun: String { isSwiftData ? "model class" : "entity" }
+    var entitiesNoun: String { isSwiftData ? "models" : "entities" }
+
+    /// Where an entity is looked for, in "which is not an entity of this model".
+    var entityOfThisModel: String { isSwiftData ? "a @Model class of these sources" : "an entity of this model" }
 }
