@@ -204,6 +204,33 @@ import MomlintTestSupport
         #expect(diff.verdict == .lightweight && diff.losesData)
     }
 
+    /// Every field `momlint diff --format json` writes is described by the schema (whose
+    /// `additionalProperties` is false), with the values it allows; `failsWhen` and `mayFail`
+    /// were added without making them required.
+    @Test func theJSONMatchesTheSchemaFieldByField() throws {
+        let schemaData = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("docs/schemas/model-diff.schema.json")))
+        let schema = try #require(try JSONSerialization.jsonObject(with: schemaData) as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: Any])
+        let changeSchema = try #require(((properties["changes"] as? [String: Any])?["items"]) as? [String: Any])
+        let changeProperties = try #require(changeSchema["properties"] as? [String: Any])
+        let failsWhen = try #require((changeProperties["failsWhen"] as? [String: Any])?["enum"] as? [String])
+        #expect(Set(failsWhen) == Set(SchemaChange.MissingValueFailure.allCases.map(\.rawValue)))
+        #expect(!(schema["required"] as? [String] ?? []).contains("mayFail"))
+        #expect(!(changeSchema["required"] as? [String] ?? []).contains("failsWhen"))
+        for name in ["TransientChange", "RequiredWithoutDefault", "RemoveAttribute"] {
+            let diff = try diff(name)
+            let data = try DiffRendering.json(diff, olderFile: "a", newerFile: "b")
+            let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(Set(document.keys).isSubset(of: Set(properties.keys)), "\(name): \(document.keys)")
+            #expect(Set(schema["required"] as? [String] ?? []).isSubset(of: Set(document.keys)))
+            #expect(document["mayFail"] as? Bool == diff.mayFail)
+            for change in document["changes"] as? [[String: Any]] ?? [] {
+                #expect(Set(change.keys).isSubset(of: Set(changeProperties.keys)), "\(name): \(change.keys)")
+                if let value = change["failsWhen"] as? String { #expect(failsWhen.contains(value)) }
+            }
+        }
+    }
+
     @Test func aRenameInACloudKitModelIsARenameForTheDiff() throws {
         let diff = try diff("CloudKitRename")
         #expect(diff.changes.map { "\($0.kind.rawValue) \($0.propertyName ?? "")" } == ["renamed text", "added pinned"])

@@ -245,6 +245,28 @@ import Testing
         #expect(diff.standardOutput.hasPrefix("'Model 2' → 'Model 3': lightweight migration (1 change)\n"))
     }
 
+    /// An added required attribute fails on every stored row; an optional one made required
+    /// only on rows that hold nil: the message says which. Neither is "not inferable" (134140).
+    @Test func aMissingDefaultIsInferableAndFailsWith134110() throws {
+        let madeRequired = try MomlintProcess.run(["lint", "\(Self.migrations)/RequiredWithoutDefault/Model.xcdatamodeld"])
+        #expect(madeRequired.status == 1)
+        #expect(madeRequired.standardOutput.contains("Model 2.xcdatamodel/contents:4:9: error: 'Note.title' is required in 'Model 2' "
+            + "with no default value; rows written by 'Model' that have no value for it make the migration fail (134110); "
+            + "give it a default value or make it optional (migration_required_without_default)"))
+        #expect(!madeRequired.standardOutput.contains("migration_not_inferable"))
+        for bundle in ["RequiredWithoutDefault", "AddRequiredWithoutDefault"] {
+            let diff = try MomlintProcess.run(["diff", "\(Self.migrations)/\(bundle)/Model.xcdatamodeld"])
+            #expect(diff.standardOutput.hasPrefix("'Model' → 'Model 2': lightweight migration (1 change), "
+                + "fails (134110) for stored rows without a value for a required attribute\n"), "\(diff.standardOutput)")
+            #expect(!diff.standardOutput.contains("134140"))
+            let versions = try MomlintProcess.run(["versions", "\(Self.migrations)/\(bundle)/Model.xcdatamodeld", "--format", "json"])
+            #expect(versions.standardOutput.contains(#""verdict" : "lightweight""#), "\(versions.standardOutput)")
+        }
+        let markdown = try MomlintProcess.run(["diff", "\(Self.migrations)/AddRequiredWithoutDefault/Model.xcdatamodeld",
+                                               "--format", "markdown"])
+        #expect(markdown.standardOutput.contains("| yes; **fails (134110)** for every existing row | no |"))
+    }
+
     @Test func lintRunsTheMigrationRulesOnBundles() throws {
         let output = try MomlintProcess.run(["lint", "\(Self.migrations)/AddRequiredWithoutDefault/Model.xcdatamodeld"])
         #expect(output.status == 1)
