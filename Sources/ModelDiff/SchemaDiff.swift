@@ -75,6 +75,8 @@ struct SchemaComparison {
     private(set) var olderMatch: [Int?] = []
     /// Older entity name → newer entity name, for entities present in both.
     private(set) var newNameOfOldEntity: [String: String] = [:]
+    /// Older entity index → newer entity index, for entities present in both.
+    private(set) var newIndexOfOld: [Int: Int] = [:]
 
     init(older: Model, newer: Model) {
         self.older = older
@@ -108,12 +110,16 @@ struct SchemaComparison {
             return nil
         }
         for (newIndex, oldIndex) in olderMatch.enumerated() {
-            if let oldIndex { newNameOfOldEntity[older.entities[oldIndex].name] = newer.entities[newIndex].name }
+            if let oldIndex {
+                newNameOfOldEntity[older.entities[oldIndex].name] = newer.entities[newIndex].name
+                newIndexOfOld[oldIndex] = newIndex
+            }
         }
     }
 
     func changes() -> [SchemaChange] {
         var result: [SchemaChange] = []
+        var removedAtDeclaring: [Int: Set<String>] = [:]
         let merged = mergedHierarchies()
         for (newIndex, entity) in newer.entities.enumerated() {
             guard let oldIndex = olderMatch[newIndex] else {
@@ -126,7 +132,7 @@ struct SchemaComparison {
             }
             let oldEntity = older.entities[oldIndex]
             compareEntity(oldEntity, entity, mergedWith: merged[newIndex], into: &result)
-            compareProperties(oldEntity, entity, into: &result)
+            compareProperties(oldEntity, entity, removedAtDeclaring: &removedAtDeclaring, into: &result)
             compareIndexes(oldEntity, entity, into: &result)
         }
         let matched = Set(olderMatch.compactMap { $0 })
@@ -277,7 +283,8 @@ struct SchemaComparison {
     /// property up or down a hierarchy is no change for the entities that keep it (the guide
     /// lists it as inferable). A change is reported once, at the entity that declares the
     /// property in the version that has it.
-    private func compareProperties(_ oldEntity: Entity, _ newEntity: Entity, into result: inout [SchemaChange]) {
+    private func compareProperties(_ oldEntity: Entity, _ newEntity: Entity, removedAtDeclaring: inout [Int: Set<String>],
+                                   into result: inout [SchemaChange]) {
         let matches = matchProperties(oldEntity, newEntity)
         for (slot, match) in zip(matches.newSlots, matches.oldIndexOfNew) {
             let declaredHere = slot.declaringEntity == newEntity.name
@@ -292,7 +299,7 @@ struct SchemaComparison {
         for (index, slot) in matches.oldSlots.enumerated() where !taken.contains(index) {
             if slot.declaringEntity == oldEntity.name {
                 result.append(removed(slot.property, from: oldEntity, newEntity: newEntity))
-            } else if !removalIsReported(slot) {
+            } else if !removalIsReported(slot, cache: &removedAtDeclaring) {
                 // Inherited in the older version and gone from this entity's row: its parent
                 // was removed (an abstract one counts no rows of its own, yet each child's rows
                 // held the values) or the entity left the hierarchy. Reported here, since no
@@ -304,15 +311,22 @@ struct SchemaComparison {
 
     /// True when the older entity declaring `slot` lives on in the newer version without the
     /// property, so the removal is reported there (once) for every entity that inherited it.
-    private func removalIsReported(_ slot: PropertySlot) -> Bool {
-        guard let declaringIndex = older.entities.firstIndex(where: { $0.name == slot.declaringEntity }),
-              let newIndex = olderMatch.firstIndex(of: declaringIndex) else { return false }
-        let matches = matchProperties(older.entities[declaringIndex], newer.entities[newIndex])
-        let taken = Set(matches.oldIndexOfNew.compactMap { $0 })
-        return matches.oldSlots.indices.contains { index in
-            !taken.contains(index) && matches.oldSlots[index].property.name == slot.property.name
-                && matches.oldSlots[index].declaringEntity == slot.declaringEntity
+    /// `cache` keeps, by older entity index, the names of the own properties its newer self lost,
+    /// so each declaring entity is matched once however many entities inherit from it.
+    private func removalIsReported(_ slot: PropertySlot, cache: inout [Int: Set<String>]) -> Bool {
+        guard let declaringIndex = older.entityIndex(named: slot.declaringEntity) else { return false }
+        if let removed = cache[declaringIndex] { return removed.contains(slot.property.name) }
+        var removed = Set<String>()
+        if let newIndex = newIndexOfOld[declaringIndex] {
+            let declaring = older.entities[declaringIndex]
+            let matches = matchProperties(declaring, newer.entities[newIndex])
+            let taken = Set(matches.oldIndexOfNew.compactMap { $0 })
+            for (index, old) in matches.oldSlots.enumerated() where !taken.contains(index) && old.declaringEntity == declaring.name {
+                removed.insert(old.property.name)
+            }
         }
+        cache[declaringIndex] = removed
+        return removed.contains(slot.property.name)
     }
 
     private func sameKind(_ a: Property, _ b: Property) -> Bool {
