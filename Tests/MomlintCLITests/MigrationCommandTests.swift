@@ -134,6 +134,11 @@ import Testing
         #expect(pair.standardOutput.hasPrefix(heading))
         let fromParent = try MomlintProcess.run(["diff", "..", "--format", "json"], in: version)
         #expect(fromParent.status == 0, "\(fromParent.standardError)")
+
+        // A folder that is neither keeps the user's spelling in findings.
+        let project = try MomlintProcess.run(["lint", "."], in: bundle.deletingLastPathComponent())
+        #expect(project.standardOutput.contains("./Model.xcdatamodeld/Model 2.xcdatamodel/contents:3:5: " + finding),
+                "\(project.standardOutput)")
     }
 
     /// `versions`, `diff BUNDLE` and `lint` read `migration.version_order` alike: from the

@@ -67,8 +67,10 @@ public struct ModelLoader: Sendable {
 
     private func targets(for named: String) throws(LoadError) -> [Target] {
         // `.` run inside a bundle or version folder: its name (and so what it is) is only in
-        // the absolute path.
-        let path = ModelPaths.named(named)
+        // the absolute path. Any other folder keeps the spelling the user gave (`lint .` in a
+        // project shows `./App/…`).
+        let absolute = ModelPaths.named(named)
+        let path = ["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: absolute).pathExtension) ? absolute : named
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LoadError(path: path, reason: .notFound)
