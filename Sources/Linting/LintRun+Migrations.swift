@@ -4,7 +4,7 @@ import ModelDiff
 
 /// How `momlint lint` compares the versions of a bundle.
 public struct MigrationCheckOptions: Sendable {
-    /// Compare every version before the current one with it, not only the previous one.
+    /// Compare every version other than the current one with it, not only the previous one.
     public var allOlderVersions: Bool
     /// Where `shipped_version_modified` reads shipped versions from.
     public var base: VersionBase
@@ -26,7 +26,8 @@ extension LintRun {
     /// Runs the engine's migration rules over every bundle of two or more versions that this
     /// run linted, adding their findings to the current version's report. The versions the run
     /// loaded are reused; only the others are read, and a version that fails to load is
-    /// reported once, like any input.
+    /// reported once, like any input, unless it is an older version: old versions must never
+    /// change, so one that cannot be read gets a note where it is compared and fails nothing.
     public mutating func checkMigrations(loader: ModelLoader, engine: LintEngine, options: MigrationCheckOptions) {
         guard engine.checksMigrations else { return }
         var bundles: [String] = []
@@ -42,10 +43,7 @@ extension LintRun {
         let readsBase = options.base != .none
             && engine.rules.contains { $0.description.id == ShippedVersionModifiedRule.description.id }
         // One walk for every bundle: the linted paths and each bundle's own folder.
-        let mappings = MappingModels(searching: options.mappingSearchPaths + bundles.map { bundle in
-            let folder = (bundle as NSString).deletingLastPathComponent
-            return folder.isEmpty ? "." : folder
-        })
+        let mappings = MappingModels(searching: options.mappingSearchPaths + bundles.map(ModelPaths.parent(of:)))
         for bundlePath in bundles {
             // A version whose failure this run reported already is not read again.
             let versionNames = linted[bundlePath]?.first?.version.bundleVersionNames ?? []
@@ -53,10 +51,18 @@ extension LintRun {
                 let folder = bundlePath + "/" + name + ".xcdatamodel"
                 return loadFailures.contains { $0.path == folder || $0.path.hasPrefix(folder + "/") }
             })
-            let loaded = loader.loadAllVersions(ofBundle: bundlePath, reusing: linted[bundlePath] ?? [], skipping: failed)
-            loadFailures += loaded.failures
-            guard let bundle = BundleVersions.group(loaded.models, configuredOrder: options.versionOrder).first,
-                  bundle.versions.count >= 2 else { continue }
+            // Every version is read, since a version identifier may decide the order; an older
+            // one that cannot be read fails nothing, and is named below only if compared.
+            let reading = BundleVersions.read(
+                bundle: bundlePath, loader: loader, reusing: linted[bundlePath] ?? [], skipping: failed,
+                configuredOrder: BundleVersions.configuredOrder(ofBundle: bundlePath, in: options.versionOrder))
+            loadFailures += reading.failures
+            guard let bundle = reading.bundle, bundle.order.count >= 2 else { continue }
+            let sources = bundle.migrationSources(allOlder: options.allOlderVersions)
+            for case .unreadable(let version) in sources {
+                notes.append(LoadNote(path: version.error.path, message:
+                    "migration from '\(version.name)' to '\(bundle.current.version.name)' not checked: \(version.error.problem)"))
+            }
             var base: BundleBase?
             if readsBase {
                 do {
@@ -67,9 +73,10 @@ extension LintRun {
             }
             let bundleName = (bundlePath as NSString).lastPathComponent
             var pairs: [MigrationPair] = []
-            let compared = Set(bundle.migrationSources(allEarlier: options.allOlderVersions).map(\.file))
-            // Every non-current version is checked against the base (shipped_version_modified);
-            // only the previous (or every earlier) one is compared with the current one.
+            let compared = Set(sources.compactMap(\.model?.file))
+            // Every readable non-current version is checked against the base
+            // (shipped_version_modified); only the previous (or every other) one is compared with
+            // the current one.
             for older in bundle.older {
                 let bases = base?.contents(of: older.file, versionName: older.version.name) ?? []
                 let committed = bases.first { $0.stagedBytes == nil }

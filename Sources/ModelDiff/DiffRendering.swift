@@ -21,8 +21,10 @@ public enum DiffRendering {
         text += "| | Change | Version hash | Lightweight | Data loss |\n| --- | --- | --- | --- | --- |\n"
         for change in diff.changes {
             let details = change.details.replacingOccurrences(of: "|", with: "\\|")
+            let lightweight = change.lightweight ? "yes" : "**no**"
+            let fails = change.failsWhen.map { "; **fails (134110)** for \(failingRows($0))" } ?? ""
             text += "| \(symbol(change.kind)) | \(details) | \(change.hashChanging ? "changes" : "same") | "
-                + "\(change.lightweight ? "yes" : "**no**") | \(change.dataLoss ? "**yes**" : "no") |\n"
+                + "\(lightweight)\(fails) | \(change.dataLoss ? "**yes**" : "no") |\n"
         }
         return text
     }
@@ -34,7 +36,7 @@ public enum DiffRendering {
             older: .init(version: diff.olderVersionName, file: olderFile),
             newer: .init(version: diff.newerVersionName, file: newerFile),
             verdict: diff.verdict.rawValue, lightweight: diff.isLightweight, needsMigration: diff.needsMigration,
-            dataLoss: diff.losesData, hasMappingModel: diff.hasMappingModel,
+            dataLoss: diff.losesData, mayFail: diff.mayFail, hasMappingModel: diff.hasMappingModel,
             changes: diff.changes.map { change in
                 DiffDocument.Change(
                     kind: change.kind.rawValue, element: change.element.rawValue, entity: change.entityName,
@@ -43,7 +45,7 @@ public enum DiffRendering {
                     newValue: change.newValue, details: change.details, dataLoss: change.dataLoss,
                     hashChanging: change.hashChanging, lightweight: change.lightweight,
                     altersStoredValuesUnhashed: change.altersStoredValuesUnhashed,
-                    sources: change.sources.map(\.url))
+                    failsWhen: change.failsWhen?.rawValue, sources: change.sources.map(\.url))
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -59,7 +61,18 @@ public enum DiffRendering {
         case .mappingModel: "needs the mapping model found for this pair (\(count))"
         case .notInferable: "not inferable: lightweight migration fails with 134140 (\(count))"
         }
-        return verdict + (diff.losesData ? ", loses data" : "")
+        // Inferable, but the migration itself fails (134110) on a stored row with no value for a
+        // required attribute that has no default (migration_required_without_default).
+        let fails = diff.mayFail ? ", fails (134110) for stored rows without a value for a required attribute" : ""
+        return verdict + fails + (diff.losesData ? ", loses data" : "")
+    }
+
+    /// The rows a `failsWhen` names, in words.
+    static func failingRows(_ failure: SchemaChange.MissingValueFailure) -> String {
+        switch failure {
+        case .everyRow: "every existing row"
+        case .rowsWithoutValue: "rows without a value"
+        }
     }
 
     private static func symbol(_ kind: SchemaChange.Kind) -> String {
@@ -74,6 +87,7 @@ public enum DiffRendering {
     private static func flags(_ change: SchemaChange) -> [String] {
         var flags = [change.hashChanging ? "hash changes" : "same hash"]
         flags.append(change.lightweight ? "lightweight" : "NOT INFERABLE")
+        if let failure = change.failsWhen { flags.append("FAILS (134110) for \(failingRows(failure))") }
         if change.dataLoss { flags.append("DATA LOSS") }
         if change.altersStoredValuesUnhashed { flags.append("unhashed") }
         return flags
@@ -106,6 +120,7 @@ struct DiffDocument: Encodable {
         var hashChanging: Bool
         var lightweight: Bool
         var altersStoredValuesUnhashed: Bool
+        var failsWhen: String?
         var sources: [String]
     }
 
@@ -116,6 +131,7 @@ struct DiffDocument: Encodable {
     var lightweight: Bool
     var needsMigration: Bool
     var dataLoss: Bool
+    var mayFail: Bool
     var hasMappingModel: Bool
     var changes: [Change]
 }

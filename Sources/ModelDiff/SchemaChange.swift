@@ -53,9 +53,22 @@ public struct SchemaChange: Hashable, Sendable {
     /// A change that alters how stored values are read while no version hash changes: existing
     /// stores are opened without any migration.
     public var altersStoredValuesUnhashed: Bool
-    /// A required attribute that stored rows will have no value for (added, made required or
-    /// made persistent) and that has no default: the migration fails (134110).
-    public var needsDefaultValue: Bool
+    /// Which stored rows make the migration fail, for a required attribute with no default
+    /// value that rows of the older version may have no value for.
+    public enum MissingValueFailure: String, Sendable, Codable, CaseIterable {
+        /// Added as required, or made persistent: no stored row has a value, so any row of the
+        /// entity makes the migration fail.
+        case everyRow = "every row"
+        /// Made required: rows that hold nil for it make the migration fail.
+        case rowsWithoutValue = "rows without a value"
+    }
+
+    /// A required attribute with no default that stored rows may have no value for (added, made
+    /// required or made persistent). Core Data still infers the mapping (the change is
+    /// `lightweight`), but the migration fails validation (134110) on such a row; nil otherwise.
+    public var failsWhen: MissingValueFailure?
+    /// The attribute needs a default value for the migration not to fail (`failsWhen`).
+    public var needsDefaultValue: Bool { failsWhen != nil }
     /// Where the classification comes from.
     public var sources: [MigrationSource]
     /// The element in the older version (nil when added).
@@ -66,7 +79,7 @@ public struct SchemaChange: Hashable, Sendable {
     public init(kind: Kind, element: Element, entityName: String, elementName: String? = nil,
                 oldName: String? = nil, aspect: Aspect? = nil, oldValue: String? = nil,
                 newValue: String? = nil, details: String, hashChanging: Bool, lightweight: Bool,
-                dataLoss: Bool, altersStoredValuesUnhashed: Bool = false, needsDefaultValue: Bool = false,
+                dataLoss: Bool, altersStoredValuesUnhashed: Bool = false, failsWhen: MissingValueFailure? = nil,
                 sources: [MigrationSource],
                 oldLocation: SourceLocation?, newLocation: SourceLocation?) {
         self.kind = kind
@@ -82,7 +95,7 @@ public struct SchemaChange: Hashable, Sendable {
         self.lightweight = lightweight
         self.dataLoss = dataLoss
         self.altersStoredValuesUnhashed = altersStoredValuesUnhashed
-        self.needsDefaultValue = needsDefaultValue
+        self.failsWhen = failsWhen
         self.sources = sources
         self.oldLocation = oldLocation
         self.newLocation = newLocation

@@ -47,6 +47,9 @@ public struct SchemaDiff: Sendable {
     public var isLightweight: Bool { changes.allSatisfy(\.lightweight) }
     /// Some change loses stored values.
     public var losesData: Bool { changes.contains { $0.dataLoss } }
+    /// Some change makes the (inferred) migration fail, 134110, on a stored row that has no value
+    /// for a required attribute without a default (`SchemaChange.failsWhen`).
+    public var mayFail: Bool { changes.contains { $0.failsWhen != nil } }
 
     public var verdict: Verdict {
         if !isLightweight { return hasMappingModel ? .mappingModel : .notInferable }
@@ -72,6 +75,8 @@ struct SchemaComparison {
     private(set) var olderMatch: [Int?] = []
     /// Older entity name → newer entity name, for entities present in both.
     private(set) var newNameOfOldEntity: [String: String] = [:]
+    /// Older entity index → newer entity index, for entities present in both.
+    private(set) var newIndexOfOld: [Int: Int] = [:]
 
     init(older: Model, newer: Model) {
         self.older = older
@@ -105,12 +110,16 @@ struct SchemaComparison {
             return nil
         }
         for (newIndex, oldIndex) in olderMatch.enumerated() {
-            if let oldIndex { newNameOfOldEntity[older.entities[oldIndex].name] = newer.entities[newIndex].name }
+            if let oldIndex {
+                newNameOfOldEntity[older.entities[oldIndex].name] = newer.entities[newIndex].name
+                newIndexOfOld[oldIndex] = newIndex
+            }
         }
     }
 
     func changes() -> [SchemaChange] {
         var result: [SchemaChange] = []
+        var removedAtDeclaring: [Int: Set<String>] = [:]
         let merged = mergedHierarchies()
         for (newIndex, entity) in newer.entities.enumerated() {
             guard let oldIndex = olderMatch[newIndex] else {
@@ -123,7 +132,7 @@ struct SchemaComparison {
             }
             let oldEntity = older.entities[oldIndex]
             compareEntity(oldEntity, entity, mergedWith: merged[newIndex], into: &result)
-            compareProperties(oldEntity, entity, into: &result)
+            compareProperties(oldEntity, entity, removedAtDeclaring: &removedAtDeclaring, into: &result)
             compareIndexes(oldEntity, entity, into: &result)
         }
         let matched = Set(olderMatch.compactMap { $0 })
@@ -274,7 +283,8 @@ struct SchemaComparison {
     /// property up or down a hierarchy is no change for the entities that keep it (the guide
     /// lists it as inferable). A change is reported once, at the entity that declares the
     /// property in the version that has it.
-    private func compareProperties(_ oldEntity: Entity, _ newEntity: Entity, into result: inout [SchemaChange]) {
+    private func compareProperties(_ oldEntity: Entity, _ newEntity: Entity, removedAtDeclaring: inout [Int: Set<String>],
+                                   into result: inout [SchemaChange]) {
         let matches = matchProperties(oldEntity, newEntity)
         for (slot, match) in zip(matches.newSlots, matches.oldIndexOfNew) {
             let declaredHere = slot.declaringEntity == newEntity.name
@@ -286,9 +296,37 @@ struct SchemaComparison {
             compare(matches.oldSlots[match].property, slot.property, in: newEntity, into: &result)
         }
         let taken = Set(matches.oldIndexOfNew.compactMap { $0 })
-        for (index, slot) in matches.oldSlots.enumerated() where !taken.contains(index) && slot.declaringEntity == oldEntity.name {
-            result.append(removed(slot.property, from: oldEntity, newEntity: newEntity))
+        for (index, slot) in matches.oldSlots.enumerated() where !taken.contains(index) {
+            if slot.declaringEntity == oldEntity.name {
+                result.append(removed(slot.property, from: oldEntity, newEntity: newEntity))
+            } else if !removalIsReported(slot, cache: &removedAtDeclaring) {
+                // Inherited in the older version and gone from this entity's row: its parent
+                // was removed (an abstract one counts no rows of its own, yet each child's rows
+                // held the values) or the entity left the hierarchy. Reported here, since no
+                // removal at the declaring entity covers it.
+                result.append(removed(slot.property, from: oldEntity, newEntity: newEntity, inheritedFrom: slot.declaringEntity))
+            }
         }
+    }
+
+    /// True when the older entity declaring `slot` lives on in the newer version without the
+    /// property, so the removal is reported there (once) for every entity that inherited it.
+    /// `cache` keeps, by older entity index, the names of the own properties its newer self lost,
+    /// so each declaring entity is matched once however many entities inherit from it.
+    private func removalIsReported(_ slot: PropertySlot, cache: inout [Int: Set<String>]) -> Bool {
+        guard let declaringIndex = older.entityIndex(named: slot.declaringEntity) else { return false }
+        if let removed = cache[declaringIndex] { return removed.contains(slot.property.name) }
+        var removed = Set<String>()
+        if let newIndex = newIndexOfOld[declaringIndex] {
+            let declaring = older.entities[declaringIndex]
+            let matches = matchProperties(declaring, newer.entities[newIndex])
+            let taken = Set(matches.oldIndexOfNew.compactMap { $0 })
+            for (index, old) in matches.oldSlots.enumerated() where !taken.contains(index) && old.declaringEntity == declaring.name {
+                removed.insert(old.property.name)
+            }
+        }
+        cache[declaringIndex] = removed
+        return removed.contains(slot.property.name)
     }
 
     private func sameKind(_ a: Property, _ b: Property) -> Bool {
@@ -302,18 +340,16 @@ struct SchemaComparison {
         let transient = property.isTransient
         switch property {
         case .attribute(let attribute):
-            // "An optional attribute becoming non-optional, and defining a default value" is
-            // the documented pattern: a required attribute added without a default leaves
-            // every existing row without a value, and the migration fails (134110).
-            // A derived attribute is not a gap: Core Data computes its value from the derivation
-            // expression (NSDerivedAttributeDescription: "the value is updated when you save";
-            // that a migration computes it for old rows too is inferred).
-            let needsDefault = !transient && !attribute.isDerived && !attribute.isOptional && !attribute.hasDefaultValue
+            // Adding an attribute is a documented pattern, so the mapping is inferred; but, as
+            // "an optional attribute becoming non-optional, and defining a default value" implies,
+            // a required attribute added without a default leaves every existing row without a
+            // value, and the migration fails on the first one (134110).
+            let needsDefault = !transient && Self.lacksValueForStoredRows(attribute)
             return SchemaChange(
                 kind: .added, element: .attribute, entityName: entity.name, elementName: attribute.name,
                 details: "attribute '\(entity.name).\(attribute.name)' added"
                     + (needsDefault ? " as required with no default value" : ""),
-                hashChanging: true, lightweight: !needsDefault, dataLoss: false, needsDefaultValue: needsDefault,
+                hashChanging: true, lightweight: true, dataLoss: false, failsWhen: needsDefault ? .everyRow : nil,
                 sources: [.propertyVersionHash, .lightweightMigration], oldLocation: nil, newLocation: attribute.location)
         case .relationship(let relationship):
             return SchemaChange(
@@ -329,14 +365,16 @@ struct SchemaComparison {
         }
     }
 
-    private func removed(_ property: Property, from oldEntity: Entity, newEntity: Entity) -> SchemaChange {
+    private func removed(_ property: Property, from oldEntity: Entity, newEntity: Entity,
+                         inheritedFrom ancestor: String? = nil) -> SchemaChange {
         let transient = property.isTransient
+        let inherited = ancestor.map { " (inherited from '\($0)')" } ?? ""
         switch property {
         case .attribute(let attribute):
             return SchemaChange(
                 kind: .removed, element: .attribute, entityName: newEntity.name, elementName: attribute.name,
-                details: transient ? "transient attribute '\(oldEntity.name).\(attribute.name)' removed"
-                    : "attribute '\(oldEntity.name).\(attribute.name)' removed with its values",
+                details: transient ? "transient attribute '\(oldEntity.name).\(attribute.name)'\(inherited) removed"
+                    : "attribute '\(oldEntity.name).\(attribute.name)'\(inherited) removed with its values",
                 hashChanging: true, lightweight: true, dataLoss: !transient,
                 sources: [.propertyVersionHash, .lightweightMigration], oldLocation: attribute.location, newLocation: nil)
         case .relationship(let relationship):
@@ -348,7 +386,7 @@ struct SchemaComparison {
             } ?? false
             return SchemaChange(
                 kind: .removed, element: .relationship, entityName: newEntity.name, elementName: relationship.name,
-                details: "relationship '\(oldEntity.name).\(relationship.name)' removed"
+                details: "relationship '\(oldEntity.name).\(relationship.name)'\(inherited) removed"
                     + (transient || inverseSurvives ? "" : " with its links"),
                 hashChanging: true, lightweight: true, dataLoss: !transient && !inverseSurvives,
                 sources: [.relationshipVersionHash, .versioningGuide, .inferred],
@@ -367,14 +405,22 @@ struct SchemaComparison {
         func changed(_ aspect: SchemaChange.Aspect, _ oldValue: String?, _ newValue: String?, _ what: String,
                      hash: Bool, lightweight: Bool = true, loss: Bool = false, unhashed: Bool = false,
                      sources: [MigrationSource]) {
-            // Only the two checks of a missing default make a change non-inferable for that reason.
-            let needsDefault = !lightweight && (aspect == .isOptional || aspect == .isTransient) && element == .attribute
+            // Made required, or made persistent, with no default: rows of the older version may
+            // hold no value (all of them when the attribute was transient).
+            let failsWhen: SchemaChange.MissingValueFailure? = switch (aspect, new) {
+            case (.isOptional, .attribute(let attribute)) where !attribute.isTransient && Self.lacksValueForStoredRows(attribute):
+                .rowsWithoutValue
+            case (.isTransient, .attribute(let attribute)) where !attribute.isTransient && Self.lacksValueForStoredRows(attribute):
+                .everyRow
+            default:
+                nil
+            }
             result.append(SchemaChange(
                 kind: .changed, element: element, entityName: entity.name, elementName: new.name, aspect: aspect,
                 oldValue: oldValue, newValue: newValue,
                 details: "\(label) \(what) \(describe(oldValue)) → \(describe(newValue))",
                 hashChanging: hash, lightweight: lightweight, dataLoss: loss, altersStoredValuesUnhashed: unhashed,
-                needsDefaultValue: needsDefault, sources: sources, oldLocation: old.location, newLocation: new.location))
+                failsWhen: failsWhen, sources: sources, oldLocation: old.location, newLocation: new.location))
         }
         if old.name != new.name {
             result.append(SchemaChange(
@@ -387,10 +433,8 @@ struct SchemaComparison {
         if oldTransient != newTransient {
             // Persistent → transient: the stored values are dropped, as for a removal.
             // Transient → persistent: a new column, as for an addition (inferred from both).
-            let needsDefault = !newTransient
-                && (new.asAttribute.map { !$0.isOptional && !$0.hasDefaultValue && !$0.isDerived } ?? false)
             changed(.isTransient, String(oldTransient), String(newTransient), "transient", hash: true,
-                    lightweight: !needsDefault, loss: newTransient, sources: [.propertyVersionHash, .inferred])
+                    lightweight: true, loss: newTransient, sources: [.propertyVersionHash, .inferred])
         }
         switch (old, new) {
         case let (.attribute(a), .attribute(b)):
@@ -412,10 +456,11 @@ struct SchemaComparison {
                     false, [.attributeVersionHash, .lightweightMigration])
         }
         if a.isOptional != b.isOptional {
-            // "An optional attribute becoming non-optional, and defining a default value".
-            let needsDefault = !b.isOptional && !b.hasDefaultValue && !transient && !b.isDerived
+            // "An optional attribute becoming non-optional, and defining a default value": without
+            // a default the mapping is still inferred, and the migration fails on rows that hold
+            // nil (`failsWhen`, 134110).
             changed(.isOptional, a.isOptional ? "optional" : "required", b.isOptional ? "optional" : "required",
-                    "optionality", true, !needsDefault, false, false, [.propertyVersionHash, .lightweightMigration])
+                    "optionality", true, true, false, false, [.propertyVersionHash, .lightweightMigration])
         }
         let oldDefault = a.defaultValueString ?? a.defaultDateTimeInterval
         let newDefault = b.defaultValueString ?? b.defaultDateTimeInterval
@@ -460,6 +505,13 @@ struct SchemaComparison {
             changed(.validation, oldValidation, newValidation, "validation", false, true, false, false,
                     [.attributeVersionHash])
         }
+    }
+
+    /// A required attribute with no default value whose value Core Data does not compute
+    /// (a derived attribute is not a gap: NSDerivedAttributeDescription's value "is updated when
+    /// you save"; that a migration computes it for old rows too is inferred).
+    static func lacksValueForStoredRows(_ attribute: Attribute) -> Bool {
+        !attribute.isOptional && !attribute.hasDefaultValue && !attribute.isDerived
     }
 
     /// The transformers that read keyed archives, Core Data's default format for a transformable
@@ -509,9 +561,10 @@ struct SchemaComparison {
         if a.isToMany != b.isToMany {
             // "Change a relationship from to-one to to-many" is inferable; the other way keeps
             // one destination per object (inferred: the others are lost).
+            let keepsOneLink = a.isToMany && !b.isToMany && !b.isTransient
             changed(.isToMany, a.isToMany ? "to-many" : "to-one", b.isToMany ? "to-many" : "to-one", "cardinality",
-                    true, true, a.isToMany && !b.isToMany && !b.isTransient, false,
-                    [.relationshipVersionHash, .versioningGuide])
+                    true, true, keepsOneLink, false,
+                    [.relationshipVersionHash, .versioningGuide] + (keepsOneLink ? [.inferred] : []))
         } else {
             let oldCount = "\(a.minCount ?? 0)…\(a.maxCount ?? 0)", newCount = "\(b.minCount ?? 0)…\(b.maxCount ?? 0)"
             if oldCount != newCount {

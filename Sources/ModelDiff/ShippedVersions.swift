@@ -107,11 +107,11 @@ public enum ShippedVersions {
     /// The file as `revision` holds it (`momlint diff --git`). Throws when the path is not in a
     /// git work tree or the revision is not a commit; nil when the commit has no such file.
     public static func committedContents(of file: String, at revision: String) throws(Failure) -> [UInt8]? {
-        let folder = (file as NSString).deletingLastPathComponent
-        guard isInsideWorkTree(folder.isEmpty ? "." : folder) else {
+        let folder = ModelPaths.parent(of: file)
+        guard isInsideWorkTree(folder) else {
             throw Failure(description: "\(file) is not in a git work tree")
         }
-        return try GitRevision(revision, in: folder.isEmpty ? "." : folder, notACommit: "'\(revision)' is not a commit")
+        return try GitRevision(revision, in: folder, notACommit: "'\(revision)' is not a commit")
             .contents(of: file)
     }
 
@@ -128,8 +128,7 @@ public enum ShippedVersions {
 
         /// The file (a path in a git work tree) as the revision holds it; nil when it has none.
         func contents(of file: String) -> [UInt8]? {
-            let folder = (file as NSString).deletingLastPathComponent
-            return show("\(revision):./\((file as NSString).lastPathComponent)", in: folder.isEmpty ? "." : folder)
+            return show("\(revision):./\((file as NSString).lastPathComponent)", in: ModelPaths.parent(of: file))
         }
     }
 
@@ -190,7 +189,7 @@ public struct BundleBase: Sendable {
             guard let text = lock.versions.first(where: { $0.name == versionName })?.contents else { return [] }
             return [BaseContents(bytes: Array(text.utf8), name: name)]
         case .head:
-            let folder = (file as NSString).deletingLastPathComponent
+            let folder = ModelPaths.parent(of: file)
             let name = (file as NSString).lastPathComponent
             guard let committed = ShippedVersions.show("HEAD:./\(name)", in: folder) else { return [] }
             var result = [BaseContents(bytes: committed, name: "HEAD")]

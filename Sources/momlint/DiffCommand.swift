@@ -9,7 +9,8 @@ struct DiffCommand: ParsableCommand {
         abstract: "Compare two versions of a model and classify each change for migration.",
         discussion: """
             momlint diff OLD NEW compares two versions (each an .xcdatamodel folder or a contents file); \
-            momlint diff BUNDLE compares an .xcdatamodeld bundle's previous version with its current one; \
+            momlint diff BUNDLE compares an .xcdatamodeld bundle's previous version with its current one, in \
+            the order `momlint lint` uses (migration.version_order from the nearest .momlint.yml or --config); \
             momlint diff --git REV PATH compares PATH as commit REV holds it with the working tree. Each \
             change says whether it changes a version hash, whether lightweight migration can infer it, and \
             whether it loses data (docs/migrations.md). JSON output: docs/schemas/model-diff.schema.json. \
@@ -30,6 +31,11 @@ struct DiffCommand: ParsableCommand {
 
     @Option(help: "The output format: text, json or markdown.")
     var format: Format = .text
+
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "A configuration file to use instead of the nearest .momlint.yml (for migration.version_order with one BUNDLE); "
+            + "repeat to merge several, later ones winning.", valueName: "file"))
+    var configurationFiles: [String] = []
 
     func run() throws {
         var standardError = StandardError()
@@ -72,12 +78,18 @@ struct DiffCommand: ParsableCommand {
         }
         switch paths.count {
         case 1:
-            let bundle = try ModelVersionInputs.bundle(at: paths[0])
-            guard let previous = bundle.previous else {
+            let order = try ModelVersionInputs.configuredOrder(ofBundle: paths[0], configurationFiles: configurationFiles)
+            let bundle = try ModelVersionInputs.bundle(at: paths[0], versionOrder: order)
+            switch bundle.previousVersion {
+            case .readable(let previous)?:
+                return (previous, bundle.current)
+            case .unreadable(let previous)?:
+                throw .init(description: "\(previous.error.path): error: the previous version '\(previous.name)' cannot be "
+                    + "compared: \(previous.error.problem); name two versions to compare")
+            case nil:
                 throw .init(description: "\(paths[0]): error: the bundle has no version before its current one "
                     + "('\(bundle.current.version.name)'); name two versions to compare")
             }
-            return (previous, bundle.current)
         case 2:
             return (try ModelVersionInputs.model(at: paths[0]), try ModelVersionInputs.model(at: paths[1]))
         default:

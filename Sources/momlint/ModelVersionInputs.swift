@@ -1,3 +1,4 @@
+import Configuring
 import DataModel
 import Foundation
 import ModelDiff
@@ -12,7 +13,9 @@ enum ModelVersionInputs {
     /// One model: an `.xcdatamodeld` bundle's current version, an `.xcdatamodel` folder, or a
     /// `contents` file. Any other file is read as a `contents` document, as `git diff` hands a
     /// textconv driver a temporary file of any name.
-    static func model(at path: String, limits: LoadLimits = .standard) throws(Failure) -> Model {
+    static func model(at named: String, limits: LoadLimits = .standard) throws(Failure) -> Model {
+        // `.` inside a version folder: what it is shows only in its absolute path.
+        let path = ModelPaths.named(named)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw Failure(description: "\(path): error: no such file or directory")
@@ -55,28 +58,44 @@ enum ModelVersionInputs {
         return Array(data)
     }
 
-    /// Every version of a bundle, in order.
-    static func bundle(at path: String, versionOrder: [String]? = nil,
+    /// Every version of a bundle, in order. An older version that cannot be read is listed as
+    /// unreadable, not an error: old versions must never change.
+    static func bundle(at named: String, versionOrder: [String]? = nil,
                        limits: LoadLimits = .standard) throws(Failure) -> BundleVersions {
+        let path = ModelPaths.named(named)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw Failure(description: "\(path): error: no such file or directory")
+            throw Failure(description: "\(named): error: no such file or directory")
         }
         guard isDirectory.boolValue, URL(fileURLWithPath: path).pathExtension == "xcdatamodeld" else {
-            throw Failure(description: "\(path): error: not an .xcdatamodeld bundle")
+            throw Failure(description: "\(named): error: not an .xcdatamodeld bundle")
         }
-        let result = ModelLoader(limits: limits, loadsAllVersions: true).load(paths: [path])
-        if let failure = result.failures.first { throw Failure(description: failure.description) }
-        guard let bundle = BundleVersions(bundlePath: path, models: result.models, configuredOrder: versionOrder) else {
-            throw Failure(description: "\(path): error: the bundle holds no version")
+        let reading = BundleVersions.read(bundle: path, loader: ModelLoader(limits: limits), configuredOrder: versionOrder)
+        if let failure = reading.failures.first { throw Failure(description: failure.description) }
+        guard let bundle = reading.bundle else {
+            throw Failure(description: "\(named): error: the bundle holds no version that can be read")
         }
         return bundle
     }
 
+    /// The version order `.momlint.yml` (`migration.version_order`) gives a bundle: the
+    /// configuration found as `momlint lint` finds it (the nearest `.momlint.yml`, or the
+    /// `--config` files), so `lint`, `versions` and `diff` order a bundle alike.
+    static func configuredOrder(ofBundle path: String, configurationFiles: [String]) throws(Failure) -> [String]? {
+        do {
+            let loaded = try ConfigurationFile.load(explicitFiles: configurationFiles)
+            var standardError = StandardError()
+            for warning in loaded.warnings { print(warning, to: &standardError) }
+            return BundleVersions.configuredOrder(ofBundle: ModelPaths.named(path),
+                                                  in: loaded.configuration.migration.versionOrder)
+        } catch {
+            throw Failure(description: error.description)
+        }
+    }
+
     /// The `.xcmappingmodel`s beside a model's bundle (or its folder), for a diff's verdict.
     static func mappingModels(near model: Model) -> MappingModels {
-        let anchor = model.version.bundlePath ?? (model.file as NSString).deletingLastPathComponent
-        let folder = (anchor as NSString).deletingLastPathComponent
-        return MappingModels(searching: [folder.isEmpty ? "." : folder])
+        let anchor = model.version.bundlePath ?? ModelPaths.parent(of: model.file)
+        return MappingModels(searching: [ModelPaths.parent(of: anchor)])
     }
 }

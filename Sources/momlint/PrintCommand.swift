@@ -10,8 +10,10 @@ struct PrintCommand: ParsableCommand {
         discussion: """
             Entities and properties are sorted by name, one line each, with every schema field spelled \
             out, so a diff shows what changed and not how Xcode ordered the XML. To use it in git:
-              .gitattributes:  *.xcdatamodel/contents diff=momlint
+              .gitattributes:  **/*.xcdatamodel/contents diff=momlint
               git config diff.momlint.textconv "momlint print"
+            The leading **/ matters: git matches a pattern that holds a slash from the folder of the \
+            .gitattributes file only, so without it no bundle below the top folder would match.
             Exit codes: 0 printed; 2 the model could not be read.
             """
     )

@@ -9,7 +9,11 @@ struct VersionsCommand: ParsableCommand {
         abstract: "List a bundle's versions in order, the current one, and what migrating each to it takes.",
         discussion: """
             Versions are ordered by the natural order of their names (Model, Model 2, … Model 10), by \
-            userDefinedModelVersionIdentifier when every version sets a distinct one, or by --order. \
+            userDefinedModelVersionIdentifier when every version sets a distinct one, by \
+            migration.version_order in the nearest .momlint.yml (or --config), or by --order. Core Data \
+            migrates a store from whichever version wrote it to the current one, so every other version \
+            is compared with it, including one ordered after it (then a note asks whether the current \
+            version is the newest). A version that cannot be read is listed as unreadable. \
             With --lock, also writes <bundle>.momlint-lock.json beside the bundle: every version's contents \
             as shipped, which shipped_version_modified compares with when it exists. \
             Exit codes: 0 listed; 2 bad input.
@@ -33,21 +37,26 @@ struct VersionsCommand: ParsableCommand {
     @Flag(help: "Write the versions lock file beside the bundle.")
     var lock = false
 
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "A configuration file to use instead of the nearest .momlint.yml (for migration.version_order); "
+            + "repeat to merge several, later ones winning.", valueName: "file"))
+    var configurationFiles: [String] = []
+
     func run() throws {
         var standardError = StandardError()
         let bundle: BundleVersions
         do {
-            let names = order?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            // --order wins over the configuration, which is read only without it.
+            let names = try order.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+                ?? ModelVersionInputs.configuredOrder(ofBundle: path, configurationFiles: configurationFiles)
             bundle = try ModelVersionInputs.bundle(at: path, versionOrder: names)
         } catch {
             print(error, to: &standardError)
             throw ExitCode.inputError
         }
-        let folder = (bundle.bundlePath as NSString).deletingLastPathComponent
-        let mappings = MappingModels(searching: [folder.isEmpty ? "." : folder])
-        let diffs: [SchemaDiff?] = bundle.versions.indices.map { index in
-            guard index != bundle.currentIndex else { return nil }
-            let older = bundle.versions[index]
+        let mappings = MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)])
+        let diffs: [SchemaDiff?] = bundle.order.indices.map { index in
+            guard index != bundle.currentOrderIndex, let older = bundle.order[index].model else { return nil }
             return SchemaDiff(from: older, to: bundle.current,
                               hasMappingModel: mappings.covers(from: older.version.name, to: bundle.current.version.name,
                                                                inBundle: (bundle.bundlePath as NSString).lastPathComponent))
@@ -74,15 +83,32 @@ struct VersionsCommand: ParsableCommand {
     }
 
     private func table(_ bundle: BundleVersions, _ diffs: [SchemaDiff?]) -> String {
-        var text = "\(bundle.bundlePath) (\(bundle.versions.count) versions, ordered by \(bundle.orderSource.rawValue))\n"
+        var text = "\(bundle.bundlePath) (\(bundle.order.count) versions, ordered by \(bundle.orderSource.rawValue))\n"
         let width = max(7, bundle.names.map(\.count).max() ?? 0)
         text += "  " + "version".padding(toLength: width, withPad: " ", startingAt: 0) + "  migrating to the current version\n"
-        for (index, model) in bundle.versions.enumerated() {
-            let name = model.version.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            let verdict = diffs[index].map(DiffRendering.summary) ?? "current"
-            text += "  \(name)  \(verdict)\n"
+        for (index, version) in bundle.order.enumerated() {
+            let name = version.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let verdict: String
+            switch version {
+            case .unreadable(let unreadable): verdict = "unreadable: \(unreadable.error.problem)"
+            case .readable: verdict = index == bundle.currentOrderIndex ? "current" : diffs[index].map(DiffRendering.summary) ?? ""
+            }
+            let after = index > bundle.currentOrderIndex ? "  (ordered after the current version)" : ""
+            text += "  \(name)  \(verdict)\(after)\n"
         }
+        if let note = Self.afterCurrentNote(bundle) { text += "note: \(note)\n" }
         return text
+    }
+
+    /// Versions ordered after the current one are compared like the others (Core Data migrates
+    /// a store of any version to the current one); that they exist suggests a mistake.
+    static func afterCurrentNote(_ bundle: BundleVersions) -> String? {
+        let after = bundle.afterCurrent.map { "'\($0.name)'" }
+        guard !after.isEmpty else { return nil }
+        return "\(after.joined(separator: ", ")) \(after.count == 1 ? "is" : "are") ordered after the current version "
+            + "'\(bundle.current.version.name)' (by \(bundle.orderSource.rawValue)): maybe the current version is not the newest, "
+            + "or the order is not the intended one (migration.version_order in .momlint.yml, or --order). "
+            + "Stores written by \(after.count == 1 ? "it" : "them") are still migrated to the current version."
     }
 
     private struct Document: Encodable {
@@ -91,6 +117,10 @@ struct VersionsCommand: ParsableCommand {
             var identifier: String?
             var file: String
             var current: Bool
+            /// Ordered after the current version (stores it wrote still migrate to the current one).
+            var afterCurrent: Bool
+            /// Why the version could not be read; absent when it was read.
+            var unreadable: String?
             var toCurrent: Migration?
         }
         struct Migration: Encodable {
@@ -112,11 +142,15 @@ struct VersionsCommand: ParsableCommand {
     private func json(_ bundle: BundleVersions, _ diffs: [SchemaDiff?]) throws -> Data {
         let document = Document(
             schemaVersion: DiffRendering.schemaVersion, bundle: bundle.bundlePath, orderedBy: bundle.orderSource.rawValue,
-            current: bundle.current.version.name, previous: bundle.previous?.version.name,
-            versions: bundle.versions.enumerated().map { index, model in
-                Document.Version(
-                    name: model.version.name, identifier: model.userDefinedModelVersionIdentifier, file: model.file,
-                    current: index == bundle.currentIndex,
+            current: bundle.current.version.name, previous: bundle.previousVersion?.name,
+            versions: bundle.order.enumerated().map { index, version in
+                let model = version.model
+                let unreadable: BundleVersions.UnreadableVersion? = if case .unreadable(let u) = version { u } else { nil }
+                return Document.Version(
+                    name: version.name, identifier: model?.userDefinedModelVersionIdentifier,
+                    file: model?.file ?? unreadable?.error.path ?? "",
+                    current: index == bundle.currentOrderIndex, afterCurrent: index > bundle.currentOrderIndex,
+                    unreadable: unreadable?.error.problem,
                     toCurrent: diffs[index].map { diff in
                         Document.Migration(verdict: diff.verdict.rawValue, lightweight: diff.isLightweight,
                                            needsMigration: diff.needsMigration, dataLoss: diff.losesData,

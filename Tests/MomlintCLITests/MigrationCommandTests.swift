@@ -102,6 +102,176 @@ import Testing
             """)
     }
 
+    /// `.` inside a bundle or a version folder names that folder: its parent and its name are
+    /// taken from the absolute path (Foundation traps on `"."`'s lexical parent on Linux).
+    @Test func aPathNamedDotInsideABundleOrVersionFolderIsThatFolder() throws {
+        let bundle = MomlintProcess.packageRoot.appendingPathComponent("\(Self.migrations)/RemoveAttribute/Model.xcdatamodeld")
+        let version = bundle.appendingPathComponent("Model 2.xcdatamodel")
+        let heading = "'Model' → 'Model 2': lightweight migration (3 changes), loses data\n"
+        let finding = "warning: migrating stores of 'Model' to 'Model 2' drops data: attribute 'Note.body' removed"
+
+        let diff = try MomlintProcess.run(["diff", "."], in: bundle)
+        #expect(diff.status == 0, "\(diff.standardError)")
+        #expect(diff.standardOutput.hasPrefix(heading))
+        let versions = try MomlintProcess.run(["versions", "."], in: bundle)
+        #expect(versions.status == 0, "\(versions.standardError)")
+        #expect(versions.standardOutput.hasPrefix(bundle.path + " (2 versions, ordered by folder names)\n"))
+        #expect(versions.standardOutput.contains("  Model 2  current\n"))
+        let lintBundle = try MomlintProcess.run(["lint", "."], in: bundle)
+        #expect(lintBundle.status == 0, "\(lintBundle.standardError)")
+        #expect(lintBundle.standardOutput.contains(version.path + "/contents:3:5: " + finding))
+
+        for arguments in [["lint", "."], ["lint", "contents"], ["lint", "./contents"]] {
+            let lint = try MomlintProcess.run(arguments, in: version)
+            #expect(lint.status == 0, "\(arguments): \(lint.standardError)")
+            #expect(lint.standardOutput.contains(finding), "\(arguments): \(lint.standardOutput)")
+        }
+        let print = try MomlintProcess.run(["print", "."], in: version)
+        #expect(print.status == 0, "\(print.standardError)")
+        #expect(print.standardOutput.hasPrefix("model\nentity Note"))
+        let pair = try MomlintProcess.run(["diff", "../Model.xcdatamodel", "."], in: version)
+        #expect(pair.status == 0, "\(pair.standardError)")
+        #expect(pair.standardOutput.hasPrefix(heading))
+        let fromParent = try MomlintProcess.run(["diff", "..", "--format", "json"], in: version)
+        #expect(fromParent.status == 0, "\(fromParent.standardError)")
+
+        // A folder that is neither keeps the user's spelling in findings.
+        let project = try MomlintProcess.run(["lint", "."], in: bundle.deletingLastPathComponent())
+        #expect(project.standardOutput.contains("./Model.xcdatamodeld/Model 2.xcdatamodel/contents:3:5: " + finding),
+                "\(project.standardOutput)")
+    }
+
+    /// `versions`, `diff BUNDLE` and `lint` read `migration.version_order` alike: from the
+    /// nearest `.momlint.yml`, or from `--config`.
+    @Test func theConfiguredVersionOrderIsReadByVersionsDiffAndLint() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-order-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
+        try FileManager.default.copyItem(
+            at: MomlintProcess.packageRoot.appendingPathComponent("\(Self.migrations)/RemoveAttribute/Model.xcdatamodeld"), to: bundle)
+        // The older version renamed so that its name sorts after the current one's.
+        try FileManager.default.moveItem(at: bundle.appendingPathComponent("Model.xcdatamodel"),
+                                         to: bundle.appendingPathComponent("Zulu.xcdatamodel"))
+
+        // Unconfigured: 'Zulu' sorts after the current version, which then has no previous one.
+        let unordered = try MomlintProcess.run(["versions", "Model.xcdatamodeld"], in: folder)
+        #expect(unordered.status == 0, "\(unordered.standardError)")
+        #expect(unordered.standardOutput.contains("  Model 2  current\n"))
+        #expect(unordered.standardOutput.contains(
+            "  Zulu     lightweight migration (3 changes), loses data  (ordered after the current version)\n"))
+        #expect(unordered.standardOutput.contains("note: 'Zulu' is ordered after the current version 'Model 2' (by folder names): "
+            + "maybe the current version is not the newest"))
+        #expect(try MomlintProcess.run(["diff", "Model.xcdatamodeld"], in: folder).status == 2)
+
+        try "migration:\n  version_order:\n    Model.xcdatamodeld: [Zulu, Model 2]\n"
+            .write(to: folder.appendingPathComponent(".momlint.yml"), atomically: true, encoding: .utf8)
+        let ordered = try MomlintProcess.run(["versions", "Model.xcdatamodeld"], in: folder)
+        #expect(ordered.status == 0, "\(ordered.standardError)")
+        #expect(ordered.standardOutput.contains("(2 versions, ordered by configured)"))
+        #expect(ordered.standardOutput.contains("  Zulu     lightweight migration (3 changes), loses data\n"))
+        #expect(!ordered.standardOutput.contains("note:"))
+        let diff = try MomlintProcess.run(["diff", "Model.xcdatamodeld"], in: folder)
+        #expect(diff.status == 0, "\(diff.standardError)")
+        #expect(diff.standardOutput.hasPrefix("'Zulu' → 'Model 2': lightweight migration (3 changes), loses data\n"))
+        let lint = try MomlintProcess.run(["lint", "Model.xcdatamodeld", "--since", "none"], in: folder)
+        #expect(lint.standardOutput.contains("migrating stores of 'Zulu' to 'Model 2' drops data"), "\(lint.standardOutput)")
+
+        // The same file elsewhere, named with --config: the path key is taken from its folder.
+        let elsewhere = folder.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: folder.appendingPathComponent(".momlint.yml"),
+                                         to: elsewhere.appendingPathComponent("order.yml"))
+        try "migration:\n  version_order:\n    ../Model.xcdatamodeld: [Zulu, Model 2]\n"
+            .write(to: elsewhere.appendingPathComponent("order.yml"), atomically: true, encoding: .utf8)
+        #expect(try MomlintProcess.run(["diff", "Model.xcdatamodeld"], in: folder).status == 2)
+        let configured = try MomlintProcess.run(["diff", "Model.xcdatamodeld", "--config", "config/order.yml"], in: folder)
+        #expect(configured.status == 0, "\(configured.standardError)")
+        #expect(configured.standardOutput.hasPrefix("'Zulu' → 'Model 2'"))
+        let versions = try MomlintProcess.run(["versions", "Model.xcdatamodeld", "--config", "config/order.yml"], in: folder)
+        #expect(versions.standardOutput.contains("ordered by configured"), "\(versions.standardOutput)\(versions.standardError)")
+        // --order wins over the configuration.
+        let overridden = try MomlintProcess.run(["versions", "Model.xcdatamodeld", "--config", "config/order.yml",
+                                                 "--order", "Model 2,Zulu"], in: folder)
+        #expect(overridden.standardOutput.contains("(ordered after the current version)"))
+        // A configuration that cannot be read is bad input, as for lint.
+        let broken = try MomlintProcess.run(["versions", "Model.xcdatamodeld", "--config", "config/none.yml"], in: folder)
+        #expect(broken.status == 2 && broken.standardOutput.isEmpty)
+    }
+
+    /// Every version other than the current one is migrated from, including one ordered after
+    /// it: `--all-versions` compares it.
+    @Test func allVersionsComparesAVersionOrderedAfterTheCurrentOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-after-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
+        try FileManager.default.copyItem(
+            at: MomlintProcess.packageRoot.appendingPathComponent("\(Self.migrations)/RemoveAttribute/Model.xcdatamodeld"), to: bundle)
+        try FileManager.default.moveItem(at: bundle.appendingPathComponent("Model.xcdatamodel"),
+                                         to: bundle.appendingPathComponent("Zulu.xcdatamodel"))
+        let previousOnly = try MomlintProcess.run(["lint", "Model.xcdatamodeld", "--since", "none"], in: folder)
+        #expect(!previousOnly.standardOutput.contains("migration_drops_data"))
+        let all = try MomlintProcess.run(["lint", "Model.xcdatamodeld", "--since", "none", "--all-versions"], in: folder)
+        #expect(all.standardOutput.contains("migrating stores of 'Zulu' to 'Model 2' drops data"), "\(all.standardOutput)")
+    }
+
+    /// An older version in Xcode 3's binary format fails nothing: the current version is linted,
+    /// the previous one compared; where the unreadable one would be compared, a note says so.
+    @Test func anUnreadableOlderVersionIsANoteNotAFailure() throws {
+        let bundle = "\(Self.migrations)/UnreadableOlderVersion/Model.xcdatamodeld"
+        let current = try MomlintProcess.run(["lint", "\(bundle)/Model 3.xcdatamodel/contents"])
+        #expect(current.status == 0, "\(current.standardOutput)\(current.standardError)")
+        #expect(!current.standardError.contains("error:"))
+        #expect(!current.standardError.contains("Model.xcdatamodel"))
+
+        let note = "\(bundle)/Model.xcdatamodel: note: migration from 'Model' to 'Model 3' not checked: it is in the binary "
+            + "format of Xcode 3 and earlier ('elements' and 'layout', no 'contents'), which momlint cannot read\n"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-unreadable-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "migration:\n  all_versions: true\n".write(to: folder.appendingPathComponent("all.yml"), atomically: true, encoding: .utf8)
+        let configured = try MomlintProcess.run(["lint", bundle, "--config", folder.appendingPathComponent("all.yml").path])
+        #expect(configured.status == 0, "\(configured.standardOutput)\(configured.standardError)")
+        #expect(configured.standardError.contains(note), "\(configured.standardError)")
+        #expect(!configured.standardError.contains("save it"))
+        let flagged = try MomlintProcess.run(["lint", bundle, "--all-versions"])
+        #expect(flagged.status == 0, "\(flagged.standardOutput)\(flagged.standardError)")
+        #expect(flagged.standardError.contains(note), "\(flagged.standardError)")
+
+        let versions = try MomlintProcess.run(["versions", bundle])
+        #expect(versions.status == 0, "\(versions.standardError)")
+        #expect(versions.standardOutput.contains("  Model    unreadable: it is in the binary format of Xcode 3 and earlier"))
+        #expect(versions.standardOutput.contains("  Model 2  lightweight migration (1 change)\n"))
+        let json = try MomlintProcess.run(["versions", bundle, "--format", "json"])
+        #expect(json.status == 0 && json.standardOutput.contains(#""unreadable" : "it is in the binary format"#))
+        let diff = try MomlintProcess.run(["diff", bundle])
+        #expect(diff.status == 0, "\(diff.standardError)")
+        #expect(diff.standardOutput.hasPrefix("'Model 2' → 'Model 3': lightweight migration (1 change)\n"))
+    }
+
+    /// An added required attribute fails on every stored row; an optional one made required
+    /// only on rows that hold nil: the message says which. Neither is "not inferable" (134140).
+    @Test func aMissingDefaultIsInferableAndFailsWith134110() throws {
+        let madeRequired = try MomlintProcess.run(["lint", "\(Self.migrations)/RequiredWithoutDefault/Model.xcdatamodeld"])
+        #expect(madeRequired.status == 1)
+        #expect(madeRequired.standardOutput.contains("Model 2.xcdatamodel/contents:4:9: error: 'Note.title' is required in 'Model 2' "
+            + "with no default value; rows written by 'Model' that have no value for it make the migration fail (134110); "
+            + "give it a default value or make it optional (migration_required_without_default)"))
+        #expect(!madeRequired.standardOutput.contains("migration_not_inferable"))
+        for bundle in ["RequiredWithoutDefault", "AddRequiredWithoutDefault"] {
+            let diff = try MomlintProcess.run(["diff", "\(Self.migrations)/\(bundle)/Model.xcdatamodeld"])
+            #expect(diff.standardOutput.hasPrefix("'Model' → 'Model 2': lightweight migration (1 change), "
+                + "fails (134110) for stored rows without a value for a required attribute\n"), "\(diff.standardOutput)")
+            #expect(!diff.standardOutput.contains("134140"))
+            let versions = try MomlintProcess.run(["versions", "\(Self.migrations)/\(bundle)/Model.xcdatamodeld", "--format", "json"])
+            #expect(versions.standardOutput.contains(#""verdict" : "lightweight""#), "\(versions.standardOutput)")
+        }
+        let markdown = try MomlintProcess.run(["diff", "\(Self.migrations)/AddRequiredWithoutDefault/Model.xcdatamodeld",
+                                               "--format", "markdown"])
+        #expect(markdown.standardOutput.contains("| yes; **fails (134110)** for every existing row | no |"))
+    }
+
     @Test func lintRunsTheMigrationRulesOnBundles() throws {
         let output = try MomlintProcess.run(["lint", "\(Self.migrations)/AddRequiredWithoutDefault/Model.xcdatamodeld"])
         #expect(output.status == 1)
@@ -130,6 +300,59 @@ private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/
         return process.terminationStatus
     }
 
+    /// Standard output of a git command (status ignored: callers check what it printed).
+    static func gitOutput(_ arguments: [String], in folder: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["-c", "user.name=momlint", "-c", "user.email=momlint@example.invalid",
+                             "-c", "commit.gpgsign=false"] + arguments
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The `.gitattributes` line the docs give makes git run `momlint print` on a version nested
+    /// below the repository's top folder: `git diff` shows printed schema lines, not XML. (A
+    /// pattern with a slash and no leading `**/` is anchored at the top and matches nothing
+    /// here, which `check-attr` shows.)
+    @Test func theDocumentedGitattributesLineMakesGitDiffPrintTheModel() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-textconv-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = folder.appendingPathComponent("App")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: MomlintProcess.packageRoot.path + "/\(MigrationCommandTests.migrations)/AddOptionalAttribute/Model.xcdatamodeld",
+            toPath: app.path + "/Model.xcdatamodeld")
+        try #require(try Self.git(["init", "-q"], in: folder) == 0)
+        let contents = "App/Model.xcdatamodeld/Model 2.xcdatamodel/contents"
+
+        try "*.xcdatamodel/contents diff=momlint\n".write(to: folder.appendingPathComponent(".gitattributes"),
+                                                            atomically: true, encoding: .utf8)
+        #expect(try Self.gitOutput(["check-attr", "diff", contents], in: folder) == "\(contents): diff: unspecified\n")
+
+        let documented = "**/*.xcdatamodel/contents diff=momlint\n"
+        #expect(try String(contentsOf: MomlintProcess.packageRoot.appendingPathComponent("docs/migrations.md"), encoding: .utf8)
+            .contains("  " + documented))
+        try documented.write(to: folder.appendingPathComponent(".gitattributes"), atomically: true, encoding: .utf8)
+        #expect(try Self.gitOutput(["check-attr", "diff", contents], in: folder) == "\(contents): diff: momlint\n")
+
+        try Self.git(["config", "diff.momlint.textconv", "'\(try MomlintProcess.executable.path)' print"], in: folder)
+        try Self.git(["add", "."], in: folder)
+        try #require(try Self.git(["commit", "-q", "-m", "ship"], in: folder) == 0)
+        let file = folder.appendingPathComponent(contents)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "</entity>", with: "    <attribute name=\"archived\" optional=\"YES\" attributeType=\"Boolean\" usesScalarValueType=\"YES\"/>\n    </entity>")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let diff = try Self.gitOutput(["diff", "--", contents], in: folder)
+        #expect(diff.contains("\n+  attribute archived: Boolean optional"), "\(diff)")
+        #expect(!diff.contains("<attribute"), "\(diff)")
+    }
+
     @Test func editingAShippedVersionFailsThePreCommitCheck() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-git-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -140,9 +363,12 @@ private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/
         try #require(try Self.git(["init", "-q"], in: folder) == 0)
         // The textconv setup docs/migrations.md recommends, with a driver that mangles the XML:
         // the base must still be read as the raw blob.
-        try "*.xcdatamodel/contents diff=momlint\n".write(to: folder.appendingPathComponent(".gitattributes"),
-                                                            atomically: true, encoding: .utf8)
+        try "**/*.xcdatamodel/contents diff=momlint\n".write(to: folder.appendingPathComponent(".gitattributes"),
+                                                              atomically: true, encoding: .utf8)
         try Self.git(["config", "diff.momlint.textconv", "sed s/entity/broken/"], in: folder)
+        // The driver does apply to the versions: git would hand them to it.
+        #expect(try Self.gitOutput(["check-attr", "diff", "Model.xcdatamodeld/Model.xcdatamodel/contents"], in: folder)
+            == "Model.xcdatamodeld/Model.xcdatamodel/contents: diff: momlint\n")
         try Self.git(["add", "."], in: folder)
         try #require(try Self.git(["commit", "-q", "-m", "ship Model"], in: folder) == 0)
 

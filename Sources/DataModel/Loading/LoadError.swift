@@ -73,6 +73,20 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The message without advice to convert the file, for an older version of a bundle: old
+    /// versions must never change, so re-saving one is not the fix.
+    public var problem: String {
+        switch reason {
+        case .legacyBinaryFormat:
+            "it is in the binary format of Xcode 3 and earlier ('elements' and 'layout', no 'contents'), "
+                + "which momlint cannot read"
+        case .binaryPropertyList:
+            "its contents file is a binary property list, which momlint cannot read"
+        default:
+            message
+        }
+    }
+
     /// `path:line:column: error: message`, the form editors turn into a link.
     public var description: String { PrintableText.escaped("\(place): error: \(message)") }
 }

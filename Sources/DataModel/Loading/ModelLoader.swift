@@ -65,7 +65,12 @@ public struct ModelLoader: Sendable {
         case contentsFile(String)
     }
 
-    private func targets(for path: String) throws(LoadError) -> [Target] {
+    private func targets(for named: String) throws(LoadError) -> [Target] {
+        // `.` run inside a bundle or version folder: its name (and so what it is) is only in
+        // the absolute path. Any other folder keeps the spelling the user gave (`lint .` in a
+        // project shows `./App/…`).
+        let absolute = ModelPaths.named(named)
+        let path = ["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: absolute).pathExtension) ? absolute : named
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LoadError(path: path, reason: .notFound)
@@ -179,7 +184,7 @@ public struct ModelLoader: Sendable {
 
     /// The version `loadBundle` would choose: the one `.xccurrentversion` names when the bundle
     /// holds it, else the highest version number. Nil for a bundle without versions.
-    private func currentVersionName(ofBundle bundle: String) -> String? {
+    public func currentVersionName(ofBundle bundle: String) -> String? {
         let versions = Self.versionFolderNames(in: bundle)
         guard !versions.isEmpty else { return nil }
         return currentVersion(ofBundle: bundle, versions: versions).name
@@ -239,8 +244,19 @@ public struct ModelLoader: Sendable {
         for name in chosen {
             let version = ModelVersion(bundlePath: bundle, name: name, bundleVersionNames: versions,
                                        selection: name == current ? selection : .otherVersion)
+            var read = LoadResult()
             loadVersionFolder(Self.join(bundle, name + ".xcdatamodel"), version: version,
-                              into: &result, skipping: &loaded)
+                              into: &read, skipping: &loaded)
+            // An older version that cannot be read (Xcode 3's binary format) is not an error the
+            // user can fix: old versions must never change. Said, and left out.
+            if name != current, read.failures.count == 1, let failure = read.failures.first, read.models.isEmpty {
+                result.notes.append(LoadNote(path: failure.path, message:
+                    "'\(name)' is an older version of \((bundle as NSString).lastPathComponent) and is not linted: "
+                        + failure.problem))
+                continue
+            }
+            result.outcomes += read.outcomes
+            result.notes += read.notes
         }
     }
 
@@ -429,10 +445,7 @@ public struct ModelLoader: Sendable {
     }
 
     static func parentPath(of path: String) -> String {
-        var trimmed = path
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let parent = (trimmed as NSString).deletingLastPathComponent
-        return parent.isEmpty ? "." : parent
+        ModelPaths.parent(of: path)
     }
 }
 

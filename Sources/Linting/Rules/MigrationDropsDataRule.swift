@@ -14,7 +14,9 @@ public struct MigrationDropsDataRule: MigrationRule {
             is, to Core Data, one property removed and another added: the migration succeeds and every \
             stored value of the old property is silently dropped. The same holds for entities, for a \
             to-many relationship made to-one (one destination is kept), and for a concrete entity made \
-            abstract. Removing a transient property loses nothing and is not reported.
+            abstract. An entity whose parent is removed (even an abstract one, which has no rows of its \
+            own) or that leaves its hierarchy loses what it inherited, unless the current version keeps \
+            it. Removing a transient property loses nothing and is not reported.
 
             Default severity: warning. The migration succeeds and the app runs; what is lost is data, \
             which a deliberate removal intends.
@@ -39,6 +41,19 @@ public struct MigrationDropsDataRule: MigrationRule {
                 """, current: """
                 ↓<entity name="Note" representedClassName="Note">
                     <attribute name="text" optional="YES" attributeType="String"/>
+                </entity>
+                """),
+            // An abstract parent has no rows, but its children's rows held what they inherited.
+            RuleExample(older: """
+                <entity name="Region" representedClassName="Region" isAbstract="YES">
+                    <attribute name="updatedAt" optional="YES" attributeType="Date"/>
+                </entity>
+                <entity name="Continent" representedClassName="Continent" parentEntity="Region">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                </entity>
+                """, current: """
+                ↓<entity name="Continent" representedClassName="Continent">
+                    <attribute name="name" optional="YES" attributeType="String"/>
                 </entity>
                 """),
         ],

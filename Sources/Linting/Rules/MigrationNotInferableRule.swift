@@ -82,8 +82,8 @@ public struct MigrationNotInferableRule: MigrationRule {
 
     public func violations(in pair: MigrationPair) -> [Violation] {
         guard pair.comparesMigration, !pair.diff.hasMappingModel else { return [] }
-        // A missing default is migration_required_without_default's finding.
-        return pair.diff.changes.filter { !$0.lightweight && !$0.needsDefaultValue }.map { change in
+        // A missing default is inferable (migration_required_without_default reports it).
+        return pair.diff.changes.filter { !$0.lightweight }.map { change in
             Violation(
                 "migrating stores of '\(pair.olderName)' to '\(pair.currentName)': \(change.details) cannot be inferred "
                     + "by lightweight migration (134140); keep the old element and add a new one, "

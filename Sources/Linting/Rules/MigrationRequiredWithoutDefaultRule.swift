@@ -10,11 +10,17 @@ public struct MigrationRequiredWithoutDefaultRule: MigrationRule {
         rationale: """
             Apple lists "an optional attribute becoming non-optional, and defining a default value" among \
             the changes lightweight migration handles: the default is what existing rows get. Without one, \
-            every migrated row has no value for a required attribute and the migration fails validation \
-            (NSValidationMissingMandatoryPropertyError, 1570, reported as a failed migration, 134110), \
-            so the app cannot open its store on the user's device.
+            Core Data still infers the mapping, but a migrated row with no value for a required attribute \
+            fails validation (NSValidationMissingMandatoryPropertyError, 1570, reported as a failed \
+            migration, 134110), so the app cannot open its store on the user's device. For an attribute \
+            added as required (or made persistent) that is every existing row; for an optional attribute \
+            made required it is every row that holds nil.
 
-            Default severity: error. The migration fails at run time (134110) when a migrated row has no value.
+            Default severity: error. The model cannot tell whether a store holds such a row, and one is \
+            enough for the migration to fail at run time (134110): an added attribute fails any store with \
+            a row of the entity, and an attribute made required fails any store where it was ever left \
+            empty, which its having been optional allowed. A default value (or keeping it optional) makes \
+            the migration safe whatever the store holds.
             """,
         sources: [
             MigrationSource.lightweightMigration.url,
@@ -64,11 +70,18 @@ public struct MigrationRequiredWithoutDefaultRule: MigrationRule {
 
     public func violations(in pair: MigrationPair) -> [Violation] {
         guard pair.comparesMigration, !pair.diff.hasMappingModel else { return [] }
-        return pair.diff.changes.filter(\.needsDefaultValue).map { change in
+        return pair.diff.changes.compactMap { change in
+            guard let failure = change.failsWhen else { return nil }
             let name = "'\(change.entityName).\(change.elementName ?? "")'"
+            // Added (or made persistent): no stored row has a value. Made required: only rows that
+            // hold nil fail, which the model cannot tell.
+            let rows = switch failure {
+            case .everyRow: "rows written by '\(pair.olderName)' have no value for it, so the migration fails (134110) "
+                + "if the store holds any"
+            case .rowsWithoutValue: "rows written by '\(pair.olderName)' that have no value for it make the migration fail (134110)"
+            }
             return Violation(
-                "\(name) is required in '\(pair.currentName)' with no default value; rows written by "
-                    + "'\(pair.olderName)' have no value for it and the migration fails (134110); "
+                "\(name) is required in '\(pair.currentName)' with no default value; \(rows); "
                     + "give it a default value or make it optional",
                 about: change, in: pair, suggestion: "add a default value to \(name)")
         }
