@@ -92,11 +92,14 @@ public enum ShippedVersions {
             return BundleBase(source: .lock(try VersionsLock.read(from: lock), name: (lock as NSString).lastPathComponent))
         }
         let folder = bundle.isEmpty ? "." : bundle
-        guard isInsideWorkTree(folder) else { return nil }
         switch base {
         case .head:
+            // Not asked whether this is a work tree: each version's one `cat-file --batch` fails
+            // outside one, which is the same "nothing shipped" (a lint of a small bundle is
+            // mostly waiting for git, one process each).
             return BundleBase(source: .head)
         case .revision(let revision):
+            guard isInsideWorkTree(folder) else { return nil }
             return BundleBase(source: .revision(try GitRevision(
                 revision, in: folder, notACommit: "'\(revision)' is not a commit in the git repository of \(folder)")))
         case .none:
@@ -144,8 +147,37 @@ public enum ShippedVersions {
         git(["cat-file", "blob", object], in: folder)
     }
 
+    /// The raw bytes of several blobs from one `git cat-file --batch` (which, like `cat-file
+    /// blob`, applies no textconv): one entry per object, nil for an object git does not have.
+    /// Nil when git fails (not a work tree, not installed).
+    fileprivate static func showAll(_ objects: [String], in folder: String) -> [[UInt8]?]? {
+        // Names are one per line: a name with a line break cannot be asked this way.
+        guard !objects.contains(where: { $0.contains("\n") }),
+              let output = git(["cat-file", "--batch"], in: folder,
+                               input: Array((objects.joined(separator: "\n") + "\n").utf8))
+        else { return nil }
+        // Each answer: "<oid> <type> <size>\n<size bytes>\n", or "<name> missing\n" (or
+        // "ambiguous"): https://git-scm.com/docs/git-cat-file#_batch_output
+        var blobs: [[UInt8]?] = []
+        var position = 0
+        for _ in objects {
+            guard let lineEnd = output[position...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            let header = output[position..<lineEnd].split(separator: UInt8(ascii: " "))
+            position = lineEnd + 1
+            guard header.count == 3, let size = Int(String(decoding: header[2], as: UTF8.self)) else {
+                blobs.append(nil)  // missing or ambiguous: nothing but the header line
+                continue
+            }
+            guard size >= 0, position + size <= output.count else { return nil }
+            blobs.append(String(decoding: header[1], as: UTF8.self) == "blob" ? Array(output[position..<position + size]) : nil)
+            position += size + 1
+        }
+        return blobs
+    }
+
     /// Runs git in `folder`; its standard output, or nil when it fails or is not installed.
-    static func git(_ arguments: [String], in folder: String) -> [UInt8]? {
+    /// `input`, when given, is its standard input (at most a few KiB: it is written before git starts).
+    static func git(_ arguments: [String], in folder: String, input: [UInt8]? = nil) -> [UInt8]? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", folder] + arguments
@@ -156,7 +188,21 @@ public enum ShippedVersions {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            // Written whole before git starts, while this process still holds the reading end:
+            // a git that exits without reading cannot make the write fail. A pipe holds 64 KiB;
+            // the input is a few object names.
+            let inputPipe = Pipe()
+            do {
+                try inputPipe.fileHandleForWriting.write(contentsOf: input)
+                try inputPipe.fileHandleForWriting.close()
+            } catch {
+                return nil
+            }
+            process.standardInput = inputPipe
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         do {
             try process.run()
         } catch {
@@ -191,10 +237,12 @@ public struct BundleBase: Sendable {
         case .head:
             let folder = ModelPaths.parent(of: file)
             let name = (file as NSString).lastPathComponent
-            guard let committed = ShippedVersions.show("HEAD:./\(name)", in: folder) else { return [] }
+            // The committed and the staged file from one git process.
+            guard let blobs = ShippedVersions.showAll(["HEAD:./\(name)", ":./\(name)"], in: folder),
+                  let committed = blobs[0] else { return [] }
             var result = [BaseContents(bytes: committed, name: "HEAD")]
             let working = FileManager.default.contents(atPath: file).map(Array.init)
-            if let staged = ShippedVersions.show(":./\(name)", in: folder), staged != committed, staged != working {
+            if let staged = blobs[1], staged != committed, staged != working {
                 result.append(BaseContents(bytes: committed, name: "HEAD (in the index)", stagedBytes: staged))
             }
             return result
