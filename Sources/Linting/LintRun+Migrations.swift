@@ -74,6 +74,7 @@ extension LintRun {
             let bundleName = (bundlePath as NSString).lastPathComponent
             var pairs: [MigrationPair] = []
             let compared = Set(sources.compactMap(\.model?.file))
+            let orderedAfterCurrent = Set(bundle.afterCurrent.compactMap(\.model?.file))
             // Every readable non-current version is checked against the base
             // (shipped_version_modified); only the previous (or every other) one is compared with
             // the current one.
@@ -84,7 +85,8 @@ extension LintRun {
                 pairs.append(MigrationPair(
                     older: older, current: bundle.current,
                     hasMappingModel: mappings.covers(from: older.version.name, to: bundle.current.version.name, inBundle: bundleName),
-                    comparesMigration: compared.contains(older.file), olderAtBase: committedModel, baseName: committed?.name))
+                    comparesMigration: compared.contains(older.file), olderAtBase: committedModel, baseName: committed?.name,
+                    olderIsOrderedAfterCurrent: orderedAfterCurrent.contains(older.file)))
                 // An edit staged in the index but not in the working tree: checked on its own,
                 // against the committed file parsed above.
                 for staged in bases where staged.stagedBytes != nil {

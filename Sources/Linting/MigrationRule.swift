@@ -17,9 +17,14 @@ public struct MigrationPair: Sendable {
     public let olderAtBase: Model?
     /// How findings name the base: `HEAD`, a revision, or the lock file's name.
     public let baseName: String?
+    /// True when the "older" version is ordered after the current one (`BundleVersions.afterCurrent`):
+    /// a store it wrote meets the current version only when the app is downgraded, so what fails
+    /// there is not what fails on an update, and its findings are warnings.
+    public let olderIsOrderedAfterCurrent: Bool
 
     public init(older: Model, current: Model, hasMappingModel: Bool = false, comparesMigration: Bool = true,
-                olderAtBase: Model? = nil, baseName: String? = nil) {
+                olderAtBase: Model? = nil, baseName: String? = nil, olderIsOrderedAfterCurrent: Bool = false) {
+        self.olderIsOrderedAfterCurrent = olderIsOrderedAfterCurrent
         self.older = older
         self.current = current
         self.diff = comparesMigration
@@ -78,9 +83,19 @@ extension LintEngine {
             let suppressions = [pair.current.file: Suppressions(model: pair.current),
                                 pair.older.file: Suppressions(model: pair.older)]
             for (rule, instance) in migrationRules {
-                let severity = self.severity(of: rule)
-                for violation in instance.violations(in: pair) {
-                    let finding = Finding(violation, ruleID: rule.description.id, severity: severity)
+                let id = rule.description.id
+                var severity = self.severity(of: rule)
+                // A migration from a version ordered after the current one happens only on a
+                // downgrade (an app update never goes there): a warning, unless configured. Edits
+                // to that version (shipped_version_modified) are judged as for any version.
+                let downgrade = pair.olderIsOrderedAfterCurrent && id != ShippedVersionModifiedRule.description.id
+                if downgrade, severityOverrides[id] == nil { severity = min(severity, .warning) }
+                for var violation in instance.violations(in: pair) {
+                    if downgrade {
+                        violation.message += "; '\(pair.olderName)' is ordered after the current version "
+                            + "'\(pair.currentName)', so its stores meet it only if the app is downgraded"
+                    }
+                    let finding = Finding(violation, ruleID: id, severity: severity)
                     if suppressions[finding.location.file]?.silences(finding) != true { findings.append(finding) }
                 }
             }
