@@ -176,41 +176,9 @@ public enum ShippedVersions {
     }
 
     /// Runs git in `folder`; its standard output, or nil when it fails or is not installed.
-    /// `input`, when given, is its standard input (at most a few KiB: it is written before git starts).
+    /// `input`, when given, is its standard input (a few object names).
     static func git(_ arguments: [String], in folder: String, input: [UInt8]? = nil) -> [UInt8]? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", folder] + arguments
-        // Reading must not take the index lock a pre-commit hook's own git process may hold.
-        var environment = ProcessInfo.processInfo.environment
-        environment["GIT_OPTIONAL_LOCKS"] = "0"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        if let input {
-            // Written whole before git starts, while this process still holds the reading end:
-            // a git that exits without reading cannot make the write fail. A pipe holds 64 KiB;
-            // the input is a few object names.
-            let inputPipe = Pipe()
-            do {
-                try inputPipe.fileHandleForWriting.write(contentsOf: input)
-                try inputPipe.fileHandleForWriting.close()
-            } catch {
-                return nil
-            }
-            process.standardInput = inputPipe
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? Array(data) : nil
+        GitProcess.run(arguments, in: folder, input: input)
     }
 }
 
