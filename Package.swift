@@ -50,7 +50,7 @@ let package = Package(
         // The schema diff between two versions of a model, each change classified for migration
         // (version hash, lightweight, data loss), and a bundle's versions in order. Used by the
         // migration rules, `momlint diff`/`versions` and the stores' migration.
-        .target(name: "ModelDiff", dependencies: ["DataModel"]),
+        .target(name: "ModelDiff", dependencies: ["DataModel", "SafeFiles"]),
         // Model–code consistency: hand-written NSManagedObject subclasses (parsed with
         // swift-syntax) checked against the entities they represent.
         .target(

@@ -48,11 +48,9 @@ public struct LintEngine: Sendable {
         self.severityOverrides = severityOverrides
         self.options = options
         self.instances = instances
-        // The category first: a failing dynamic cast searches every protocol conformance in the
-        // binary, which for every rule would cost more at start-up than linting a small model.
-        migrationRuleIndices = rules.indices.filter { index in
-            rules[index].description.category == .migration && instances[index] is any MigrationRule
-        }
+        // Not `is any MigrationRule`: a dynamic cast searches every protocol conformance in the
+        // binary, which at start-up costs more than linting a small model.
+        migrationRuleIndices = rules.indices.filter { instances[$0].asMigrationRule != nil }
         swiftDataRuleIndices = rules.indices.filter { rules[$0].description.swiftData.applies }
     }
 

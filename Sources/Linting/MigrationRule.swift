@@ -55,6 +55,7 @@ public protocol MigrationRule: Rule {
 
 extension MigrationRule {
     public func violations(in model: LintedModel) -> [Violation] { [] }
+    public var asMigrationRule: (any MigrationRule)? { self }
 }
 
 extension Violation {
@@ -74,7 +75,7 @@ extension LintEngine {
     /// version each finding is located in.
     public func lintMigrations(_ pairs: [MigrationPair]) -> [Finding] {
         let migrationRules = migrationRuleIndices.compactMap { index -> (any Rule.Type, any MigrationRule)? in
-            guard let rule = instance(at: index) as? any MigrationRule else { return nil }
+            guard let rule = instance(at: index).asMigrationRule else { return nil }
             return (rules[index], rule)
         }
         guard !migrationRules.isEmpty else { return [] }

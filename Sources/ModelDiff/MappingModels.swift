@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 
 /// The `.xcmappingmodel` folders found beside bundles or under the linted paths, and which pair
 /// of versions each maps.
@@ -18,34 +19,32 @@ public struct MappingModels: Sendable {
     /// Folders a search never enters: build output and dependencies.
     static let skippedFolderNames: Set<String> = [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules"]
 
-    /// Looks for mapping models under each folder (not descending into build output). A folder
-    /// inside another one searched is not walked again.
+    /// Looks for mapping models under each folder (not descending into build output, nor
+    /// following links to folders). A folder inside another one searched is not walked again.
     public init(searching folders: [String]) {
-        let fileManager = FileManager.default
         var seen = Set<String>()
         for folder in Self.outermost(folders) {
-            guard let enumerator = fileManager.enumerator(atPath: folder) else { continue }
-            while let relative = enumerator.nextObject() as? String {
-                let name = (relative as NSString).lastPathComponent
-                if Self.skippedFolderNames.contains(name) {
-                    enumerator.skipDescendants()
-                    continue
-                }
-                guard name.hasSuffix(".xcmappingmodel") else { continue }
-                enumerator.skipDescendants()
-                let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
-                guard seen.insert(path).inserted else { continue }
-                let xml = path + "/xcmapping.xml"
-                // Bounded: a mapping model's XML is small; a huge one is not read whole.
-                if let handle = FileHandle(forReadingAtPath: xml) {
-                    let data = (try? handle.read(upToCount: 8 << 20)) ?? Data()
-                    try? handle.close()
-                    documents[path] = String(decoding: data, as: UTF8.self)
-                } else {
-                    documents[path] = ""
+            var pending = [folder]
+            while let current = pending.popLast() {
+                guard let entries = FolderListing.entries(of: current) else { continue }
+                for entry in entries where !Self.skippedFolderNames.contains(entry.name) {
+                    let path = current.hasSuffix("/") ? current + entry.name : current + "/" + entry.name
+                    if entry.name.hasSuffix(".xcmappingmodel") {
+                        guard seen.insert(path).inserted else { continue }
+                        documents[path] = Self.mappingXML(in: path)
+                    } else if entry.isFolder {
+                        pending.append(path)
+                    }
                 }
             }
         }
+    }
+
+    /// The text of a mapping model's `xcmapping.xml`; empty when it cannot be read (missing,
+    /// not a regular file — a FIFO must not block the lint — or larger than any real one).
+    private static func mappingXML(in mappingModel: String) -> String {
+        let bytes = try? RegularFileReader.bytes(atPath: mappingModel + "/xcmapping.xml", limit: 8 << 20)
+        return String(decoding: bytes ?? [], as: UTF8.self)
     }
 
     /// `folders` less each one a walk of another would visit: the same folder spelled again, or

@@ -37,6 +37,15 @@ struct RuleCatalogueTests {
         }
     }
 
+    /// The engine finds the rules over two versions through `asMigrationRule`, which the protocols
+    /// give (not a dynamic cast): exactly the rules of the Migration category.
+    @Test func theMigrationRulesAreTheMigrationCategory() {
+        for rule in RuleCatalogue.all {
+            #expect((rule.init().asMigrationRule != nil) == (rule.description.category == .migration), "\(rule.description.id)")
+        }
+        #expect(RuleCatalogue.all.filter { $0.init().asMigrationRule != nil }.count == 6)
+    }
+
     @Test func idsAreUniqueSnakeCase() {
         let ids = RuleCatalogue.all.map { $0.description.id }
         #expect(Set(ids).count == ids.count)

@@ -354,4 +354,23 @@ import MomlintTestSupport
         #expect(found.documents.count == 1)
         #expect(found.covers(from: "Model", to: "Model 2", inBundle: "Typed.xcdatamodeld"))
     }
+
+    /// The walk reads a mapping model whose XML is a FIFO as empty (never waits for a writer),
+    /// does not follow a link cycle, and does not enter build output.
+    @Test func mappingSearchSurvivesFIFOsLinksAndBuildOutput() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mapping-walk-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(atPath: root + "/App/Blocked.xcmappingmodel", withIntermediateDirectories: true)
+        try fileManager.createDirectory(atPath: root + "/App/Real.xcmappingmodel", withIntermediateDirectories: true)
+        try fileManager.createDirectory(atPath: root + "/.build/Hidden.xcmappingmodel", withIntermediateDirectories: true)
+        try #require(mkfifo(root + "/App/Blocked.xcmappingmodel/xcmapping.xml", 0o600) == 0)
+        try "<model>Model.xcdatamodel Model 2.xcdatamodel</model>".write(
+            toFile: root + "/App/Real.xcmappingmodel/xcmapping.xml", atomically: true, encoding: .utf8)
+        try fileManager.createSymbolicLink(atPath: root + "/App/loop", withDestinationPath: root)
+        let found = MappingModels(searching: [root])
+        #expect(Set(found.documents.keys) == [root + "/App/Blocked.xcmappingmodel", root + "/App/Real.xcmappingmodel"])
+        #expect(found.documents[root + "/App/Blocked.xcmappingmodel"] == "")
+        #expect(found.covers(from: "Model", to: "Model 2"))
+    }
 }
