@@ -38,7 +38,7 @@ final class ModelClassCollector: SyntaxVisitor {
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
         // `extension SchemaV2 { … }` or `extension App.SchemaV2`: named by its last component.
-        let name = TypeReading.storedType(of: node.extendedType).name ?? node.extendedType.trimmedDescription
+        let name = TypeReading.storedType(of: node.extendedType).name ?? node.extendedType.trimmedSourceText
         enter(name: name, location: locations.location(of: node.extendedType), inheritance: node.inheritanceClause,
               members: node.memberBlock.members)
         return .visitChildren
@@ -88,7 +88,7 @@ final class ModelClassCollector: SyntaxVisitor {
     /// `Schema.Version(2, 0, 0)` or `.init(2, 0, 0)` anywhere in the binding → [2, 0, 0].
     private static func versionNumbers(in binding: Syntax) -> [Int]? {
         for call in nodes(FunctionCallExprSyntax.self, in: binding) {
-            let numbers = call.arguments.compactMap { Int($0.expression.trimmedDescription) }
+            let numbers = call.arguments.compactMap { Int($0.expression.trimmedSourceText) }
             if !numbers.isEmpty, numbers.count == call.arguments.count { return numbers }
         }
         return nil
@@ -102,7 +102,7 @@ final class ModelClassCollector: SyntaxVisitor {
             guard let member = element.expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
                   let base = member.base
             else { return nil }
-            return base.trimmedDescription.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+            return base.trimmedSourceText.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
         }
     }
 
@@ -128,8 +128,7 @@ final class ModelClassCollector: SyntaxVisitor {
                 TypeReading.storedType(of: $0.type).name
             },
             location: locations.location(of: node.name),
-            disabledRules: Self.disabledRules(in: Self.suppressionTrivia(of: node, name: node.name,
-                                                                         headerEnd: node.memberBlock.leftBrace)),
+            disabledRules: disabledRules(of: node, name: node.name, headerEnd: node.memberBlock.leftBrace),
             properties: [], uniques: [], indexes: [], untypedProperties: [])
         collect(node.memberBlock.members, into: &record)
         declarations.modelClasses.append(record)
@@ -166,7 +165,7 @@ final class ModelClassCollector: SyntaxVisitor {
         var attributeMacro: AttributeMacro?
         var relationshipMacro: RelationshipMacro?
         for attribute in SwiftAttributes.attributes(in: variable.attributes) {
-            switch attribute.attributeName.trimmedDescription {
+            switch attribute.attributeName.trimmedSourceText {
             case "Transient": return
             case "Attribute": attributeMacro = Self.attributeMacro(attribute.arguments)
             case "Relationship": relationshipMacro = Self.relationshipMacro(attribute.arguments)
@@ -174,7 +173,7 @@ final class ModelClassCollector: SyntaxVisitor {
             }
         }
         let disabled = variable.bindings.first?.pattern.firstToken(viewMode: .sourceAccurate).flatMap { name in
-            Self.disabledRules(in: Self.suppressionTrivia(of: variable, name: name, headerEnd: nil))
+            disabledRules(of: variable, name: name, headerEnd: nil)
         }
         // In `var a, b: Int` the annotation on `b` applies to `a` too: read right to left.
         var found: [StoredPropertyRecord] = []
@@ -213,10 +212,10 @@ final class ModelClassCollector: SyntaxVisitor {
     // MARK: Model configurations
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        let called = node.calledExpression.trimmedDescription
+        let called = node.calledExpression.trimmedSourceText
         if called == "ModelConfiguration" || called.hasSuffix(".ModelConfiguration") {
             for argument in node.arguments where argument.label?.text == "cloudKitDatabase" {
-                let database = argument.expression.trimmedDescription
+                let database = argument.expression.trimmedSourceText
                 declarations.cloudKitUses.append(CloudKitUse(database: database, location: locations.location(of: argument)))
             }
         }
@@ -265,8 +264,8 @@ final class ModelClassCollector: SyntaxVisitor {
                 case "noAction": macro.deleteRule = .noAction
                 case let other: macro.deleteRule = .unknown(other)
                 }
-            case "minimumModelCount"?: macro.minimumModelCount = Int(argument.expression.trimmedDescription)
-            case "maximumModelCount"?: macro.maximumModelCount = Int(argument.expression.trimmedDescription)
+            case "minimumModelCount"?: macro.minimumModelCount = Int(argument.expression.trimmedSourceText)
+            case "maximumModelCount"?: macro.maximumModelCount = Int(argument.expression.trimmedSourceText)
             case "originalName"?: macro.originalName = stringLiteral(argument.expression)
             case "hashModifier"?: macro.hashModifier = stringLiteral(argument.expression)
             case "inverse"?:
@@ -291,7 +290,7 @@ final class ModelClassCollector: SyntaxVisitor {
         if let member = expression.as(MemberAccessExprSyntax.self) {
             return (member.declName.baseName.text, nil)
         }
-        return (expression.trimmedDescription, nil)
+        return (expression.trimmedSourceText, nil)
     }
 
     /// `Name.self` → "Name"; `"name"` → "name"; anything else as written.
@@ -299,9 +298,9 @@ final class ModelClassCollector: SyntaxVisitor {
         if let literal = stringLiteral(expression) { return literal }
         if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
            let base = member.base {
-            return base.trimmedDescription
+            return base.trimmedSourceText
         }
-        return expression.trimmedDescription
+        return expression.trimmedSourceText
     }
 
     static func stringLiteral(_ expression: ExprSyntax) -> String? {
@@ -336,7 +335,7 @@ final class ModelClassCollector: SyntaxVisitor {
             return .boolean(boolean.literal.tokenKind == .keyword(.true))
         }
         if expression.is(NilLiteralExprSyntax.self) { return .nil }
-        return .expression(expression.trimmedDescription)
+        return .expression(expression.trimmedSourceText)
     }
 
     private static func numberValue(_ expression: ExprSyntax, isNegative: Bool) -> InitialValue? {
@@ -350,6 +349,26 @@ final class ModelClassCollector: SyntaxVisitor {
     }
 
     // MARK: Suppressions
+
+    /// The rule ids a declaration's `momlint:disable` comments silence (see `suppressionTrivia`).
+    private func disabledRules(of declaration: some SyntaxProtocol, name: TokenSyntax, headerEnd: TokenSyntax?) -> String? {
+        // Most declarations have no such comment, and when their text does not hold the marker,
+        // none of their comments can: that is one scan of the file's bytes, where collecting the
+        // trivia asks swift-syntax to lex each token's trivia again into pieces.
+        guard Self.contains(Self.disableMarker, in: locations.text(of: declaration)) else { return nil }
+        return Self.disabledRules(in: Self.suppressionTrivia(of: declaration, name: name, headerEnd: headerEnd))
+    }
+
+    private static let disableMarker = Array("momlint:disable".utf8)
+
+    /// A plain byte search: Foundation's `String.contains` took longer than the trivia it spares.
+    private static func contains(_ marker: [UInt8], in text: ArraySlice<UInt8>) -> Bool {
+        guard let first = marker.first, text.count >= marker.count else { return false }
+        for start in text.startIndex...(text.endIndex - marker.count) where text[start] == first {
+            if text[start..<start + marker.count].elementsEqual(marker) { return true }
+        }
+        return false
+    }
 
     /// The trivia whose comments may carry a declaration's `momlint:disable`: everything before
     /// its name (the comments above it, and those between its attributes, modifiers and keyword,

@@ -8,11 +8,11 @@ enum TypeReading {
         if optionality != .nonOptional {
             var wrapped = storedType(of: type)
             wrapped.isOptional = true
-            wrapped.spelling = written.trimmedDescription
+            wrapped.spelling = written.trimmedSourceText
             return wrapped
         }
         // Type attributes (`@Sendable`) are not part of the spelling kept.
-        let spelling = type.trimmedDescription
+        let spelling = type.trimmedSourceText
         if let array = type.as(ArrayTypeSyntax.self) {
             return StoredType(shape: .array(element: storedType(of: array.element)), isOptional: false, spelling: spelling)
         }

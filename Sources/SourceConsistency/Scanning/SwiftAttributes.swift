@@ -25,7 +25,7 @@ public enum SwiftAttributes {
 
     /// True when the list holds `@name` (e.g. `NSManaged`, `Model`), in an `#if` clause or not.
     public static func contains(_ name: String, in list: AttributeListSyntax) -> Bool {
-        attributes(in: list).contains { $0.attributeName.trimmedDescription == name }
+        attributes(in: list).contains { $0.attributeName.trimmedSourceText == name }
     }
 
     /// The type inside every optional layer (`T?`, `T!`, `Optional<T>`,

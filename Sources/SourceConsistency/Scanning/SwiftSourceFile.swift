@@ -46,7 +46,7 @@ public struct SwiftSourceFile: Sendable {
         let tree = bytes.withUnsafeBufferPointer {
             Parser.parse(source: $0, maximumNestingLevel: Self.maximumNestingLevel)
         }
-        let locations = SourceLocationTable(file: path, bytes: bytes, tree: tree)
+        let locations = SourceLocationTable(file: path, bytes: bytes)
         var problem: SourceProblem?
         if tree.hasError {
             let errors = ParseDiagnosticsGenerator.diagnostics(for: tree).filter { $0.diagMessage.severity == .error }
