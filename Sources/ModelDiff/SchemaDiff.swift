@@ -77,10 +77,18 @@ struct SchemaComparison {
     private(set) var newNameOfOldEntity: [String: String] = [:]
     /// Older entity index → newer entity index, for entities present in both.
     private(set) var newIndexOfOld: [Int: Int] = [:]
+    /// For each older entity: true when another older entity names it as its parent, so
+    /// entities inherit its properties (`removalIsReported`).
+    private let isParentInOlder: [Bool]
 
     init(older: Model, newer: Model) {
         self.older = older
         self.newer = newer
+        var isParent = [Bool](repeating: false, count: older.entities.count)
+        for entityIndex in older.entities.indices {
+            if let parent = older.parentIndex(ofEntityAt: entityIndex) { isParent[parent] = true }
+        }
+        isParentInOlder = isParent
         matchEntities()
     }
 
@@ -132,7 +140,7 @@ struct SchemaComparison {
             }
             let oldEntity = older.entities[oldIndex]
             compareEntity(oldEntity, entity, mergedWith: merged[newIndex], into: &result)
-            compareProperties(oldEntity, entity, removedAtDeclaring: &removedAtDeclaring, into: &result)
+            compareProperties(oldIndex, entity, removedAtDeclaring: &removedAtDeclaring, into: &result)
             compareIndexes(oldEntity, entity, into: &result)
         }
         let matched = Set(olderMatch.compactMap { $0 })
@@ -223,17 +231,38 @@ struct SchemaComparison {
     /// An entity's stored properties, its own then inherited (a store's row holds both).
     /// Fetched properties are not stored and take no part in migration.
     func allProperties(of entity: Entity, in model: Model) -> [PropertySlot] {
-        var slots: [PropertySlot] = []
-        var seen = Set<String>()
-        for owner in [entity] + model.ancestors(of: entity) {
-            for attribute in owner.attributes where seen.insert(attribute.name).inserted {
-                slots.append(PropertySlot(property: .attribute(attribute), declaringEntity: owner.name))
-            }
-            for relationship in owner.relationships where seen.insert(relationship.name).inserted {
-                slots.append(PropertySlot(property: .relationship(relationship), declaringEntity: owner.name))
-            }
+        storedRow(of: entity, in: model).slots
+    }
+
+    /// `allProperties(of:in:)` with where each name sits in it: the row keeps the first
+    /// property of each name, so matching reads the older row's names from here instead of
+    /// hashing them again.
+    struct StoredRow {
+        var slots: [PropertySlot]
+        var slotIndexByName: [String: Int]
+    }
+
+    func storedRow(of entity: Entity, in model: Model) -> StoredRow {
+        let ancestors = model.ancestors(of: entity)
+        let capacity = ancestors.reduce(entity.attributes.count + entity.relationships.count) {
+            $0 + $1.attributes.count + $1.relationships.count
         }
-        return slots
+        var row = StoredRow(slots: [], slotIndexByName: [:])
+        row.slots.reserveCapacity(capacity)
+        row.slotIndexByName.reserveCapacity(capacity)
+        func add(_ property: Property, declaredBy owner: Entity) {
+            let name = property.name
+            guard row.slotIndexByName[name] == nil else { return }
+            row.slotIndexByName[name] = row.slots.count
+            row.slots.append(PropertySlot(property: property, declaringEntity: owner.name))
+        }
+        func addProperties(of owner: Entity) {
+            for attribute in owner.attributes { add(.attribute(attribute), declaredBy: owner) }
+            for relationship in owner.relationships { add(.relationship(relationship), declaredBy: owner) }
+        }
+        addProperties(of: entity)
+        ancestors.forEach(addProperties(of:))
+        return row
     }
 
     private func renamingID(of property: Property) -> String? {
@@ -253,38 +282,53 @@ struct SchemaComparison {
         var newSlots: [PropertySlot]
         /// For each of `newSlots`: the index of its match in `oldSlots`.
         var oldIndexOfNew: [Int?]
+        /// For each of `oldSlots`: true when a newer property continues it.
+        var oldIsMatched: [Bool]
     }
 
     func matchProperties(_ oldEntity: Entity, _ newEntity: Entity) -> PropertyMatches {
-        let oldSlots = allProperties(of: oldEntity, in: older)
+        let oldRow = storedRow(of: oldEntity, in: older)
+        let oldSlots = oldRow.slots
         let newSlots = allProperties(of: newEntity, in: newer)
+        let byName = oldRow.slotIndexByName
+        // Without renaming IDs every canonical name is the name itself (each once in a row), so
+        // the canonical table is the name table and each candidate below is looked up once.
+        let canonicalIsName = !oldSlots.contains { renamingID(of: $0.property) != nil }
         var byCanonical: [String: Int] = [:]
-        var byName: [String: Int] = [:]
-        for (index, slot) in oldSlots.enumerated() {
-            let canonical = renamingID(of: slot.property) ?? slot.property.name
-            if byCanonical[canonical] == nil { byCanonical[canonical] = index }
-            byName[slot.property.name] = index
-        }
-        var taken = Set<Int>()
-        let matches: [Int?] = newSlots.map { slot in
-            let key = renamingID(of: slot.property) ?? slot.property.name
-            for candidate in [byCanonical[key], byName[key], byName[slot.property.name]] {
-                if let candidate, !taken.contains(candidate), sameKind(oldSlots[candidate].property, slot.property) {
-                    taken.insert(candidate)
-                    return candidate
-                }
+        if !canonicalIsName {
+            byCanonical.reserveCapacity(oldSlots.count)
+            for (index, slot) in oldSlots.enumerated() {
+                let canonical = renamingID(of: slot.property) ?? slot.property.name
+                if byCanonical[canonical] == nil { byCanonical[canonical] = index }
             }
-            return nil
         }
-        return PropertyMatches(oldSlots: oldSlots, newSlots: newSlots, oldIndexOfNew: matches)
+        var oldIsMatched = [Bool](repeating: false, count: oldSlots.count)
+        let matches: [Int?] = newSlots.map { slot in
+            let name = slot.property.name
+            let key = renamingID(of: slot.property) ?? name
+            func free(_ candidate: Int?) -> Int? {
+                guard let candidate, !oldIsMatched[candidate], sameKind(oldSlots[candidate].property, slot.property)
+                else { return nil }
+                return candidate
+            }
+            // In order: the canonical name, an older name equal to the renaming ID, the same name;
+            // a candidate equal to one already refused is skipped.
+            let match = free(canonicalIsName ? byName[key] : byCanonical[key])
+                ?? (canonicalIsName ? nil : free(byName[key]))
+                ?? (key == name ? nil : free(byName[name]))
+            if let match { oldIsMatched[match] = true }
+            return match
+        }
+        return PropertyMatches(oldSlots: oldSlots, newSlots: newSlots, oldIndexOfNew: matches, oldIsMatched: oldIsMatched)
     }
 
     /// Properties are compared over each entity's whole row (own and inherited), so moving a
     /// property up or down a hierarchy is no change for the entities that keep it (the guide
     /// lists it as inferable). A change is reported once, at the entity that declares the
     /// property in the version that has it.
-    private func compareProperties(_ oldEntity: Entity, _ newEntity: Entity, removedAtDeclaring: inout [Int: Set<String>],
+    private func compareProperties(_ oldIndex: Int, _ newEntity: Entity, removedAtDeclaring: inout [Int: Set<String>],
                                    into result: inout [SchemaChange]) {
+        let oldEntity = older.entities[oldIndex]
         let matches = matchProperties(oldEntity, newEntity)
         for (slot, match) in zip(matches.newSlots, matches.oldIndexOfNew) {
             let declaredHere = slot.declaringEntity == newEntity.name
@@ -295,10 +339,13 @@ struct SchemaComparison {
             guard declaredHere else { continue }
             compare(matches.oldSlots[match].property, slot.property, in: newEntity, into: &result)
         }
-        let taken = Set(matches.oldIndexOfNew.compactMap { $0 })
-        for (index, slot) in matches.oldSlots.enumerated() where !taken.contains(index) {
+        // The entities inheriting from this one find its removals here, instead of matching
+        // its properties again (`removalIsReported`).
+        var ownRemoved = Set<String>()
+        for (index, slot) in matches.oldSlots.enumerated() where !matches.oldIsMatched[index] {
             if slot.declaringEntity == oldEntity.name {
                 result.append(removed(slot.property, from: oldEntity, newEntity: newEntity))
+                if isParentInOlder[oldIndex] { ownRemoved.insert(slot.property.name) }
             } else if !removalIsReported(slot, cache: &removedAtDeclaring) {
                 // Inherited in the older version and gone from this entity's row: its parent
                 // was removed (an abstract one counts no rows of its own, yet each child's rows
@@ -307,12 +354,15 @@ struct SchemaComparison {
                 result.append(removed(slot.property, from: oldEntity, newEntity: newEntity, inheritedFrom: slot.declaringEntity))
             }
         }
+        if isParentInOlder[oldIndex] { removedAtDeclaring[oldIndex] = ownRemoved }
     }
 
     /// True when the older entity declaring `slot` lives on in the newer version without the
     /// property, so the removal is reported there (once) for every entity that inherited it.
     /// `cache` keeps, by older entity index, the names of the own properties its newer self lost,
-    /// so each declaring entity is matched once however many entities inherit from it.
+    /// so each declaring entity is matched once however many entities inherit from it
+    /// (`compareProperties` fills it for each parent it compares). A parent is the first older
+    /// entity of its name, so the entity `older.entityIndex(named:)` finds here.
     private func removalIsReported(_ slot: PropertySlot, cache: inout [Int: Set<String>]) -> Bool {
         guard let declaringIndex = older.entityIndex(named: slot.declaringEntity) else { return false }
         if let removed = cache[declaringIndex] { return removed.contains(slot.property.name) }
@@ -320,8 +370,8 @@ struct SchemaComparison {
         if let newIndex = newIndexOfOld[declaringIndex] {
             let declaring = older.entities[declaringIndex]
             let matches = matchProperties(declaring, newer.entities[newIndex])
-            let taken = Set(matches.oldIndexOfNew.compactMap { $0 })
-            for (index, old) in matches.oldSlots.enumerated() where !taken.contains(index) && old.declaringEntity == declaring.name {
+            for (index, old) in matches.oldSlots.enumerated()
+            where !matches.oldIsMatched[index] && old.declaringEntity == declaring.name {
                 removed.insert(old.property.name)
             }
         }
@@ -630,6 +680,7 @@ struct SchemaComparison {
                 dataLoss: false, sources: [.entityVersionHash, .inferred], oldLocation: index.location, newLocation: nil))
         }
         // Constraints compare by their members, with renamed properties mapped to new names.
+        guard !old.uniquenessConstraints.isEmpty || !new.uniquenessConstraints.isEmpty else { return }
         let renamed = renamedProperties(old, new)
         let oldConstraints = old.uniquenessConstraints.map { ($0, $0.propertyNames.map { renamed[$0] ?? $0 }) }
         let newConstraints = new.uniquenessConstraints.map { ($0, $0.propertyNames) }
@@ -654,14 +705,19 @@ struct SchemaComparison {
     /// Old property name → new name, for the entity's own properties matched by renaming ID.
     private func renamedProperties(_ old: Entity, _ new: Entity) -> [String: String] {
         var result: [String: String] = [:]
-        let oldNames = Set(old.attributes.map(\.name) + old.relationships.map(\.name))
+        // Read at the first renaming ID that differs from its name: most entities have none.
+        var oldNames: Set<String>?
+        func note(renamingID id: String?, of name: String) {
+            guard let id, id != name else { return }
+            let names = oldNames ?? Set(old.attributes.map(\.name) + old.relationships.map(\.name))
+            oldNames = names
+            if names.contains(id) { result[id] = name }
+        }
         for attribute in new.attributes {
-            if let id = elementRenamingID(attribute.renamingIdentifier, attribute.elementID), id != attribute.name,
-               oldNames.contains(id) { result[id] = attribute.name }
+            note(renamingID: elementRenamingID(attribute.renamingIdentifier, attribute.elementID), of: attribute.name)
         }
         for relationship in new.relationships {
-            if let id = elementRenamingID(relationship.renamingIdentifier, relationship.elementID), id != relationship.name,
-               oldNames.contains(id) { result[id] = relationship.name }
+            note(renamingID: elementRenamingID(relationship.renamingIdentifier, relationship.elementID), of: relationship.name)
         }
         return result
     }
