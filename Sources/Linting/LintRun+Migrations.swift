@@ -42,8 +42,16 @@ extension LintRun {
         // Shipped versions are read (git, a lock file) only for the rule that compares with them.
         let readsBase = options.base != .none
             && engine.rules.contains { $0.description.id == ShippedVersionModifiedRule.description.id }
-        // One walk for every bundle: the linted paths and each bundle's own folder.
-        let mappings = MappingModels(searching: options.mappingSearchPaths + bundles.map(ModelPaths.parent(of:)))
+        // One walk for every bundle (the linted paths and each bundle's own folder), and only
+        // once a pair's findings depend on a mapping model (`MigrationPair`): most pairs are
+        // lightweight and lose nothing, and the walk may cover a whole source tree.
+        var searchedMappings: MappingModels?
+        func mappingModelCovers(from older: String, to current: String, inBundle bundleName: String) -> Bool {
+            let mappings = searchedMappings
+                ?? MappingModels(searching: options.mappingSearchPaths + bundles.map(ModelPaths.parent(of:)))
+            searchedMappings = mappings
+            return mappings.covers(from: older, to: current, inBundle: bundleName)
+        }
         for bundlePath in bundles {
             // A version whose failure this run reported already is not read again.
             let versionNames = linted[bundlePath]?.first?.version.bundleVersionNames ?? []
@@ -81,10 +89,12 @@ extension LintRun {
             for older in bundle.older {
                 let bases = base?.contents(of: older.file, versionName: older.version.name) ?? []
                 let committed = bases.first { $0.stagedBytes == nil }
-                let committedModel = committed.flatMap { baseModel($0.bytes, like: older, loader: loader) }
+                let committedModel = committed.flatMap {
+                    $0.equalsWorkingTree ? older : baseModel($0.bytes, like: older, loader: loader)
+                }
                 pairs.append(MigrationPair(
                     older: older, current: bundle.current,
-                    hasMappingModel: mappings.covers(from: older.version.name, to: bundle.current.version.name, inBundle: bundleName),
+                    hasMappingModel: mappingModelCovers(from: older.version.name, to: bundle.current.version.name, inBundle: bundleName),
                     comparesMigration: compared.contains(older.file), olderAtBase: committedModel, baseName: committed?.name,
                     olderIsOrderedAfterCurrent: orderedAfterCurrent.contains(older.file)))
                 // An edit staged in the index but not in the working tree: checked on its own,

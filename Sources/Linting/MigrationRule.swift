@@ -22,14 +22,21 @@ public struct MigrationPair: Sendable {
     /// there is not what fails on an update, and its findings are warnings.
     public let olderIsOrderedAfterCurrent: Bool
 
-    public init(older: Model, current: Model, hasMappingModel: Bool = false, comparesMigration: Bool = true,
-                olderAtBase: Model? = nil, baseName: String? = nil, olderIsOrderedAfterCurrent: Bool = false) {
+    /// `hasMappingModel` is asked only when the diff's verdict or findings depend on it
+    /// (`SchemaDiff.dependsOnMappingModel`): finding out may mean walking a source tree.
+    public init(older: Model, current: Model, hasMappingModel: @autoclosure () -> Bool = false,
+                comparesMigration: Bool = true, olderAtBase: Model? = nil, baseName: String? = nil,
+                olderIsOrderedAfterCurrent: Bool = false) {
         self.olderIsOrderedAfterCurrent = olderIsOrderedAfterCurrent
         self.older = older
         self.current = current
-        self.diff = comparesMigration
-            ? SchemaDiff(from: older, to: current, hasMappingModel: hasMappingModel)
-            : SchemaDiff(notComparing: older, to: current)
+        if comparesMigration {
+            var diff = SchemaDiff(from: older, to: current)
+            if diff.dependsOnMappingModel { diff.hasMappingModel = hasMappingModel() }
+            self.diff = diff
+        } else {
+            self.diff = SchemaDiff(notComparing: older, to: current)
+        }
         self.comparesMigration = comparesMigration
         self.olderAtBase = olderAtBase
         self.baseName = baseName

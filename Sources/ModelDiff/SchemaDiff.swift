@@ -51,6 +51,11 @@ public struct SchemaDiff: Sendable {
     /// for a required attribute without a default (`SchemaChange.failsWhen`).
     public var mayFail: Bool { changes.contains { $0.failsWhen != nil } }
 
+    /// True when a mapping model for the pair would change what is said of it: the verdict of a
+    /// change the inferred mapping cannot make, or the data it loses or the rows it fails on,
+    /// which a mapping model (the developer's own migration) takes over.
+    public var dependsOnMappingModel: Bool { !isLightweight || losesData || mayFail }
+
     public var verdict: Verdict {
         if !isLightweight { return hasMappingModel ? .mappingModel : .notInferable }
         return needsMigration ? .lightweight : .noMigration

@@ -59,11 +59,15 @@ public struct BaseContents: Sendable {
     /// What to compare with the base instead of the working tree: the staged file, when the
     /// index holds an edit the working tree does not. Nil: the working tree.
     public var stagedBytes: [UInt8]?
+    /// True when `bytes` are the working tree's file byte for byte (known for git `HEAD`, which
+    /// reads the working file anyway): the version as loaded is the base, with no second parse.
+    public var equalsWorkingTree: Bool
 
-    public init(bytes: [UInt8], name: String, stagedBytes: [UInt8]? = nil) {
+    public init(bytes: [UInt8], name: String, stagedBytes: [UInt8]? = nil, equalsWorkingTree: Bool = false) {
         self.bytes = bytes
         self.name = name
         self.stagedBytes = stagedBytes
+        self.equalsWorkingTree = equalsWorkingTree
     }
 }
 
@@ -208,8 +212,8 @@ public struct BundleBase: Sendable {
             // The committed and the staged file from one git process.
             guard let blobs = ShippedVersions.showAll(["HEAD:./\(name)", ":./\(name)"], in: folder),
                   let committed = blobs[0] else { return [] }
-            var result = [BaseContents(bytes: committed, name: "HEAD")]
             let working = FileManager.default.contents(atPath: file).map(Array.init)
+            var result = [BaseContents(bytes: committed, name: "HEAD", equalsWorkingTree: committed == working)]
             if let staged = blobs[1], staged != committed, staged != working {
                 result.append(BaseContents(bytes: committed, name: "HEAD (in the index)", stagedBytes: staged))
             }

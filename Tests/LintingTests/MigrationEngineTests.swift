@@ -25,6 +25,38 @@ import Testing
         }
     }
 
+    static func version(_ name: String, _ entities: String, current: Bool) throws -> Model {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(entities)</model>
+            """
+        return try ModelLoader().model(
+            fromContents: Array(text.utf8), file: "M.xcdatamodeld/\(name).xcdatamodel/contents",
+            version: ModelVersion(bundlePath: "M.xcdatamodeld", name: name, bundleVersionNames: ["M", "M 2"],
+                                  selection: current ? .declaredCurrent : .otherVersion))
+    }
+
+    /// Whether a mapping model covers a pair is asked (a walk of the linted folders) only when
+    /// the answer changes something: a change the inferred mapping cannot make or loses data by.
+    @Test func theMappingModelIsLookedForOnlyWhenItMatters() throws {
+        var asked = 0
+        func covered() -> Bool {
+            asked += 1
+            return true
+        }
+        let older = try Self.version("M", #"<entity name="A"><attribute name="a" optional="YES" attributeType="String"/></entity>"#, current: false)
+        let added = try Self.version("M 2", #"<entity name="A"><attribute name="a" optional="YES" attributeType="String"/></entity><entity name="B"/>"#, current: true)
+        let removed = try Self.version("M 2", #"<entity name="A"/>"#, current: true)
+        let lightweight = MigrationPair(older: older, current: added, hasMappingModel: covered())
+        #expect(asked == 0)
+        #expect(!lightweight.diff.hasMappingModel && lightweight.diff.verdict == .lightweight)
+        let losing = MigrationPair(older: older, current: removed, hasMappingModel: covered())
+        #expect(asked == 1)
+        #expect(losing.diff.hasMappingModel && losing.diff.losesData)
+        _ = MigrationPair(older: older, current: removed, hasMappingModel: covered(), comparesMigration: false)
+        #expect(asked == 1)
+    }
+
     static func pair() throws -> MigrationPair {
         func version(_ name: String, _ entities: String, current: Bool) throws -> Model {
             let text = """
