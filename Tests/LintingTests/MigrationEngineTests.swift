@@ -58,17 +58,7 @@ import Testing
     }
 
     static func pair() throws -> MigrationPair {
-        func version(_ name: String, _ entities: String, current: Bool) throws -> Model {
-            let text = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(entities)</model>
-                """
-            return try ModelLoader().model(
-                fromContents: Array(text.utf8), file: "M.xcdatamodeld/\(name).xcdatamodel/contents",
-                version: ModelVersion(bundlePath: "M.xcdatamodeld", name: name, bundleVersionNames: ["M", "M 2"],
-                                      selection: current ? .declaredCurrent : .otherVersion))
-        }
-        return MigrationPair(
+        MigrationPair(
             older: try version("M", #"<entity name="A"/>"#, current: false),
             current: try version("M 2", #"<entity name="A"/><entity name="B"/><entity name="C"/>"#, current: true))
     }
@@ -110,22 +100,13 @@ import Testing
         // Over one model, a migration rule finds nothing.
         #expect(engine.lint(pair.current).isEmpty)
     }
+
     /// CoreDataPlus's `SampleModel2` → `SampleModel` (its declared current version, ordered
     /// first) was an error with `--all-versions`: a store of a version ordered after the current
     /// one reaches it only on a downgrade.
     @Test func aVersionOrderedAfterTheCurrentOneGivesWarnings() throws {
-        func version(_ name: String, _ entities: String, current: Bool) throws -> Model {
-            let text = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(entities)</model>
-                """
-            return try ModelLoader().model(
-                fromContents: Array(text.utf8), file: "M.xcdatamodeld/\(name).xcdatamodel/contents",
-                version: ModelVersion(bundlePath: "M.xcdatamodeld", name: name, bundleVersionNames: ["M", "M 2"],
-                                      selection: current ? .declaredCurrent : .otherVersion))
-        }
-        let current = try version("M", #"<entity name="A"><attribute name="id" attributeType="UUID"/></entity>"#, current: true)
-        let later = try version("M 2", #"<entity name="A"/>"#, current: false)
+        let current = try Self.version("M", #"<entity name="A"><attribute name="id" attributeType="UUID"/></entity>"#, current: true)
+        let later = try Self.version("M 2", #"<entity name="A"/>"#, current: false)
         let engine = LintEngine(rules: [MigrationRequiredWithoutDefaultRule.self])
         let update = engine.lintMigrations([MigrationPair(older: later, current: current)])
         #expect(update.map(\.severity) == [.error])
