@@ -6,6 +6,29 @@ import Testing
 @Suite struct MigrationCommandTests {
     static let migrations = "Fixtures/Models/Migrations"
 
+    /// A fresh temporary folder, removed by the caller's `defer`; with `fixture`, holding a copy of
+    /// that migration fixture's `Model.xcdatamodeld`.
+    static func temporaryFolder(copying fixture: String? = nil) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-migration-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let fixture {
+            try FileManager.default.copyItem(
+                at: MomlintProcess.packageRoot.appendingPathComponent("\(migrations)/\(fixture)/Model.xcdatamodeld"),
+                to: folder.appendingPathComponent("Model.xcdatamodeld"))
+        }
+        return folder
+    }
+
+    /// The RemoveAttribute fixture with its older version renamed 'Zulu', whose name sorts after
+    /// the current version 'Model 2'.
+    static func temporaryFolderWithAVersionAfterTheCurrentOne() throws -> URL {
+        let folder = try temporaryFolder(copying: "RemoveAttribute")
+        let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
+        try FileManager.default.moveItem(at: bundle.appendingPathComponent("Model.xcdatamodel"),
+                                         to: bundle.appendingPathComponent("Zulu.xcdatamodel"))
+        return folder
+    }
+
     @Test func diffOfABundleIsPreviousToCurrent() throws {
         let output = try MomlintProcess.run(["diff", "\(Self.migrations)/RemoveAttribute/Model.xcdatamodeld"])
         #expect(output.status == 0, "\(output.standardError)")
@@ -55,9 +78,8 @@ import Testing
             + "which git reads as an option; give a branch, tag or commit, 'HEAD', or 'none'\n")
         #expect(option.standardOutput.isEmpty)
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-since-\(UUID().uuidString)")
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let configuration = folder.appendingPathComponent("momlint.yml")
         try "migration:\n  since: \" \"\n".write(to: configuration, atomically: true, encoding: .utf8)
         let configured = try MomlintProcess.run(["lint", bundle, "--config", configuration.path])
@@ -80,9 +102,8 @@ import Testing
     }
 
     @Test func printIsStableAcrossReorderedXML() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-print-\(UUID().uuidString)")
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let head = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel">"#
         let a = #"<entity name="A"><attribute name="x" optional="YES" attributeType="String"/><attribute name="b" attributeType="Integer 16" defaultValueString="0"/></entity>"#
         let b = #"<entity name="B"/>"#
@@ -144,15 +165,8 @@ import Testing
     /// `versions`, `diff BUNDLE` and `lint` read `migration.version_order` alike: from the
     /// nearest `.momlint.yml`, or from `--config`.
     @Test func theConfiguredVersionOrderIsReadByVersionsDiffAndLint() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-order-\(UUID().uuidString)")
+        let folder = try Self.temporaryFolderWithAVersionAfterTheCurrentOne()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
-        try FileManager.default.copyItem(
-            at: MomlintProcess.packageRoot.appendingPathComponent("\(Self.migrations)/RemoveAttribute/Model.xcdatamodeld"), to: bundle)
-        // The older version renamed so that its name sorts after the current one's.
-        try FileManager.default.moveItem(at: bundle.appendingPathComponent("Model.xcdatamodel"),
-                                         to: bundle.appendingPathComponent("Zulu.xcdatamodel"))
 
         // Unconfigured: 'Zulu' sorts after the current version, which then has no previous one.
         let unordered = try MomlintProcess.run(["versions", "Model.xcdatamodeld"], in: folder)
@@ -202,14 +216,8 @@ import Testing
     /// Every version other than the current one is migrated from, including one ordered after
     /// it: `--all-versions` compares it.
     @Test func allVersionsComparesAVersionOrderedAfterTheCurrentOne() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-after-\(UUID().uuidString)")
+        let folder = try Self.temporaryFolderWithAVersionAfterTheCurrentOne()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
-        try FileManager.default.copyItem(
-            at: MomlintProcess.packageRoot.appendingPathComponent("\(Self.migrations)/RemoveAttribute/Model.xcdatamodeld"), to: bundle)
-        try FileManager.default.moveItem(at: bundle.appendingPathComponent("Model.xcdatamodel"),
-                                         to: bundle.appendingPathComponent("Zulu.xcdatamodel"))
         let previousOnly = try MomlintProcess.run(["lint", "Model.xcdatamodeld", "--since", "none"], in: folder)
         #expect(!previousOnly.standardOutput.contains("migration_drops_data"))
         let all = try MomlintProcess.run(["lint", "Model.xcdatamodeld", "--since", "none", "--all-versions"], in: folder)
@@ -227,9 +235,8 @@ import Testing
 
         let note = "\(bundle)/Model.xcdatamodel: note: migration from 'Model' to 'Model 3' not checked: it is in the binary "
             + "format of Xcode 3 and earlier ('elements' and 'layout', no 'contents'), which momlint cannot read\n"
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-unreadable-\(UUID().uuidString)")
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "migration:\n  all_versions: true\n".write(to: folder.appendingPathComponent("all.yml"), atomically: true, encoding: .utf8)
         let configured = try MomlintProcess.run(["lint", bundle, "--config", folder.appendingPathComponent("all.yml").path])
         #expect(configured.status == 0, "\(configured.standardOutput)\(configured.standardError)")
@@ -286,22 +293,9 @@ import Testing
 private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/bin/git")
 
 @Suite(.enabled(if: gitIsInstalled)) struct MigrationPreCommitTests {
-    @discardableResult
-    static func git(_ arguments: [String], in folder: URL) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-c", "user.name=momlint", "-c", "user.email=momlint@example.invalid",
-                             "-c", "commit.gpgsign=false"] + arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    /// Standard output of a git command (status ignored: callers check what it printed).
-    static func gitOutput(_ arguments: [String], in folder: URL) throws -> String {
+    /// Runs git in `folder` with a committer identity and no signing; its exit status and
+    /// standard output.
+    static func runGit(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
         process.arguments = ["-c", "user.name=momlint", "-c", "user.email=momlint@example.invalid",
@@ -313,7 +307,17 @@ private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @discardableResult
+    static func git(_ arguments: [String], in folder: URL) throws -> Int32 {
+        try runGit(arguments, in: folder).status
+    }
+
+    /// Standard output of a git command (status ignored: callers check what it printed).
+    static func gitOutput(_ arguments: [String], in folder: URL) throws -> String {
+        try runGit(arguments, in: folder).output
     }
 
     /// The `.gitattributes` line the docs give makes git run `momlint print` on a version nested
@@ -354,12 +358,8 @@ private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/
     }
 
     @Test func editingAShippedVersionFailsThePreCommitCheck() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-git-\(UUID().uuidString)")
+        let folder = try MigrationCommandTests.temporaryFolder(copying: "AddOptionalAttribute")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: MomlintProcess.packageRoot.path + "/\(MigrationCommandTests.migrations)/AddOptionalAttribute/Model.xcdatamodeld",
-            toPath: folder.path + "/Model.xcdatamodeld")
         try #require(try Self.git(["init", "-q"], in: folder) == 0)
         // The textconv setup docs/migrations.md recommends, with a driver that mangles the XML:
         // the base must still be read as the raw blob.
@@ -409,13 +409,9 @@ private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/
     /// git runs once per older version (its committed and staged files in one `cat-file
     /// --batch`); with `shipped_version_modified` disabled it is not run at all.
     @Test func gitRunsOncePerBundleAndNotAtAllWithoutTheRule() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-gitcount-\(UUID().uuidString)")
+        let folder = try MigrationCommandTests.temporaryFolder(copying: "AddOptionalAttribute")
         defer { try? FileManager.default.removeItem(at: folder) }
         let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: MomlintProcess.packageRoot.path + "/\(MigrationCommandTests.migrations)/AddOptionalAttribute/Model.xcdatamodeld",
-            toPath: bundle.path)
         // A third version, so that two older versions are checked.
         try FileManager.default.copyItem(at: bundle.appendingPathComponent("Model.xcdatamodel"),
                                          to: bundle.appendingPathComponent("Model 0.xcdatamodel"))
@@ -449,12 +445,8 @@ private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/
     }
 
     @Test func aLockFileIsTheBaseWithoutGit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-lock-\(UUID().uuidString)")
+        let folder = try MigrationCommandTests.temporaryFolder(copying: "AddOptionalAttribute")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: MomlintProcess.packageRoot.path + "/\(MigrationCommandTests.migrations)/AddOptionalAttribute/Model.xcdatamodeld",
-            toPath: folder.path + "/Model.xcdatamodeld")
         let lock = try MomlintProcess.run(["versions", "Model.xcdatamodeld", "--lock"], in: folder)
         #expect(lock.status == 0, "\(lock.standardError)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/Model.xcdatamodeld.momlint-lock.json"))
