@@ -18,7 +18,7 @@ enum GitProcess {
     /// before git starts, so it must fit in a pipe's buffer (64 KiB on Linux; callers pass a few
     /// object names). Standard error goes to /dev/null. `GIT_OPTIONAL_LOCKS=0`: reading must not
     /// take the index lock a pre-commit hook's own git process may hold.
-    static func run(_ arguments: [String], in folder: String, input: [UInt8]?) -> [UInt8]? {
+    static func run(_ arguments: [String], in folder: String, input: [UInt8]? = nil) -> [UInt8]? {
         guard input.map({ $0.count <= 16_384 }) ?? true else { return nil }
         var inputPipe: [Int32] = [-1, -1]
         var outputPipe: [Int32] = [-1, -1]

@@ -32,7 +32,7 @@ public struct MappingModels: Sendable {
                     if entry.name.hasSuffix(".xcmappingmodel") {
                         guard seen.insert(path).inserted else { continue }
                         documents[path] = Self.mappingXML(in: path)
-                    } else if entry.isFolder {
+                    } else if entry.kind == .folder {
                         pending.append(path)
                     }
                 }

@@ -127,7 +127,7 @@ public enum ShippedVersions {
         let revision: String
 
         init(_ revision: String, in folder: String, notACommit: String) throws(Failure) {
-            guard git(["rev-parse", "--verify", "--quiet", revision + "^{commit}"], in: folder) != nil else {
+            guard GitProcess.run(["rev-parse", "--verify", "--quiet", revision + "^{commit}"], in: folder) != nil else {
                 throw Failure(description: notACommit)
             }
             self.revision = revision
@@ -140,7 +140,7 @@ public enum ShippedVersions {
     }
 
     static func isInsideWorkTree(_ folder: String) -> Bool {
-        git(["rev-parse", "--is-inside-work-tree"], in: folder).map { String(decoding: $0, as: UTF8.self) }?
+        GitProcess.run(["rev-parse", "--is-inside-work-tree"], in: folder).map { String(decoding: $0, as: UTF8.self) }?
             .trimmingCharacters(in: .whitespacesAndNewlines) == "true"
     }
 
@@ -148,7 +148,7 @@ public enum ShippedVersions {
     /// blob: with `momlint print` set up as the textconv of `contents` files (docs/migrations.md),
     /// `git show` would hand back the printed text, not the XML.
     fileprivate static func show(_ object: String, in folder: String) -> [UInt8]? {
-        git(["cat-file", "blob", object], in: folder)
+        GitProcess.run(["cat-file", "blob", object], in: folder)
     }
 
     /// The raw bytes of several blobs from one `git cat-file --batch` (which, like `cat-file
@@ -157,8 +157,8 @@ public enum ShippedVersions {
     fileprivate static func showAll(_ objects: [String], in folder: String) -> [[UInt8]?]? {
         // Names are one per line: a name with a line break cannot be asked this way.
         guard !objects.contains(where: { $0.contains("\n") }),
-              let output = git(["cat-file", "--batch"], in: folder,
-                               input: Array((objects.joined(separator: "\n") + "\n").utf8))
+              let output = GitProcess.run(["cat-file", "--batch"], in: folder,
+                                          input: Array((objects.joined(separator: "\n") + "\n").utf8))
         else { return nil }
         // Each answer: "<oid> <type> <size>\n<size bytes>\n", or "<name> missing\n" (or
         // "ambiguous"): https://git-scm.com/docs/git-cat-file#_batch_output
@@ -177,12 +177,6 @@ public enum ShippedVersions {
             position += size + 1
         }
         return blobs
-    }
-
-    /// Runs git in `folder`; its standard output, or nil when it fails or is not installed.
-    /// `input`, when given, is its standard input (a few object names).
-    static func git(_ arguments: [String], in folder: String, input: [UInt8]? = nil) -> [UInt8]? {
-        GitProcess.run(arguments, in: folder, input: input)
     }
 }
 

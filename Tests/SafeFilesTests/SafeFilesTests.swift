@@ -126,3 +126,20 @@ final class Scratch {
         #expect(error.reason == "not a directory")
     }
 }
+
+/// The walks (models, Swift sources, mapping models) decide from these kinds what to enter and
+/// what to read; a link is reported as a link, never as what it points to.
+@Suite struct FolderListingTests {
+    @Test func eachEntryHasItsKind() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/folder", withIntermediateDirectories: true)
+        try "x".write(toFile: scratch.path + "/file.swift", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: scratch.path + "/folder")
+        try #require(mkfifo(scratch.path + "/fifo", 0o600) == 0)
+        let entries = try #require(FolderListing.entries(of: scratch.path))
+        let kinds = Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0.kind) })
+        #expect(kinds == ["folder": .folder, "file.swift": .regularFile, "link": .symbolicLink, "fifo": .other])
+        #expect(FolderListing.entries(of: scratch.path + "/missing") == nil)
+        #expect(FolderListing.entries(of: scratch.path + "/file.swift") == nil)
+    }
+}

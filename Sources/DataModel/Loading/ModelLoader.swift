@@ -115,18 +115,16 @@ public struct ModelLoader: Sendable {
         }
         var found: [Target] = []
         var pending: [Pending] = [.folder(folder)]
-        let fileManager = FileManager.default
         while let next = pending.popLast() {
             switch next {
             case .model(let target):
                 found.append(target)
             case .folder(let current):
-                guard let names = try? fileManager.contentsOfDirectory(atPath: current) else { continue }
+                guard let entries = FolderListing.entries(of: current) else { continue }
                 var children: [Pending] = []
-                for name in names.sorted(by: Self.versionOrder) where !Self.skippedFolderNames.contains(name) {
+                let folderNames = entries.filter { $0.kind == .folder && !Self.skippedFolderNames.contains($0.name) }.map(\.name)
+                for name in folderNames.sorted(by: Self.versionOrder) {
                     let child = Self.join(current, name)
-                    guard let type = try? fileManager.attributesOfItem(atPath: child)[.type] as? FileAttributeType,
-                          type == .typeDirectory else { continue }
                     if name.hasSuffix(".xcdatamodeld") {
                         children.append(.model(.bundle(child)))
                     } else if name.hasSuffix(".xcdatamodel") {

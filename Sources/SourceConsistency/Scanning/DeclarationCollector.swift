@@ -69,7 +69,7 @@ final class DeclarationCollector: SyntaxVisitor {
     override func visitPost(_ node: ClassDeclSyntax) { enclosingTypeNames.removeLast() }
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-        let extendedName = node.extendedType.trimmedDescription.filter { !$0.isWhitespace }
+        let extendedName = node.extendedType.trimmedSourceText.filter { !$0.isWhitespace }
         let ownerName = SwiftTypeReader.reference(for: node.extendedType).baseName
         let properties = properties(in: node.memberBlock, ownerName: ownerName)
         if !properties.isEmpty || node.hasError {
@@ -166,7 +166,7 @@ final class DeclarationCollector: SyntaxVisitor {
     /// The name in `@objc(Name)` (or `@objc(set:with:)` for a selector), if present.
     static func objectiveCName(in attributes: AttributeListSyntax) -> String? {
         for element in attributes {
-            guard case .attribute(let attribute) = element, attribute.attributeName.trimmedDescription == "objc",
+            guard case .attribute(let attribute) = element, attribute.attributeName.trimmedSourceText == "objc",
                   case .objCName(let pieces)? = attribute.arguments else { continue }
             let name = pieces.map { ($0.name?.text ?? "") + ($0.colon == nil ? "" : ":") }.joined()
             if !name.isEmpty { return name }

@@ -74,18 +74,18 @@ public struct SwiftSourceFinder: Sendable {
     private func searchFolder(_ folder: String) -> [String] {
         var found: [String] = []
         var pending = [folder]
-        let fileManager = FileManager.default
         while let current = pending.popLast() {
-            guard let names = try? fileManager.contentsOfDirectory(atPath: current) else { continue }
+            guard let entries = FolderListing.entries(of: current) else { continue }
             var subfolders: [String] = []
-            for name in names.sorted() {
-                let child = current.hasSuffix("/") ? current + name : current + "/" + name
-                guard let type = try? fileManager.attributesOfItem(atPath: child)[.type] as? FileAttributeType
-                else { continue }
-                if type == .typeDirectory {
-                    if !Self.isSkippedFolder(name) { subfolders.append(child) }
-                } else if name.hasSuffix(".swift"), type == .typeRegular || type == .typeSymbolicLink {
-                    found.append(child)
+            for entry in entries.sorted(by: { $0.name < $1.name }) {
+                let child = current.hasSuffix("/") ? current + entry.name : current + "/" + entry.name
+                switch entry.kind {
+                case .folder:
+                    if !Self.isSkippedFolder(entry.name) { subfolders.append(child) }
+                case .regularFile, .symbolicLink:
+                    if entry.name.hasSuffix(".swift") { found.append(child) }
+                case .other:
+                    continue
                 }
             }
             // Push in reverse so the first name is searched first.

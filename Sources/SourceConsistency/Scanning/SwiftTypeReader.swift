@@ -6,7 +6,7 @@ import SwiftSyntax
 enum SwiftTypeReader {
     static func reference(for type: TypeSyntax) -> SwiftTypeReference {
         let (baseName, optionality) = reduce(type)
-        return SwiftTypeReference(spelling: type.trimmedDescription, baseName: baseName, optionality: optionality)
+        return SwiftTypeReference(spelling: type.trimmedSourceText, baseName: baseName, optionality: optionality)
     }
 
     private static func reduce(_ type: TypeSyntax) -> (String, SwiftTypeReference.Optionality) {
@@ -20,7 +20,7 @@ enum SwiftTypeReader {
         }
         if inner.is(ArrayTypeSyntax.self) { return ("Array", optionality) }
         if inner.is(DictionaryTypeSyntax.self) { return ("Dictionary", optionality) }
-        return (inner.trimmedDescription, optionality)
+        return (inner.trimmedSourceText, optionality)
     }
 }
 #endif
