@@ -296,12 +296,11 @@ struct SchemaComparison {
         let oldSlots = oldRow.slots
         let newSlots = allProperties(of: newEntity, in: newer)
         let byName = oldRow.slotIndexByName
-        // Without renaming IDs every canonical name is the name itself (each once in a row), so
-        // the canonical table is the name table and each candidate below is looked up once.
-        let canonicalIsName = !oldSlots.contains { renamingID(of: $0.property) != nil }
-        var byCanonical: [String: Int] = [:]
-        if !canonicalIsName {
-            byCanonical.reserveCapacity(oldSlots.count)
+        // Without renaming IDs every canonical name is the name itself (each once in a row):
+        // the name table serves.
+        var byCanonical = byName
+        if oldSlots.contains(where: { renamingID(of: $0.property) != nil }) {
+            byCanonical = [:]
             for (index, slot) in oldSlots.enumerated() {
                 let canonical = renamingID(of: slot.property) ?? slot.property.name
                 if byCanonical[canonical] == nil { byCanonical[canonical] = index }
@@ -309,18 +308,14 @@ struct SchemaComparison {
         }
         var oldIsMatched = [Bool](repeating: false, count: oldSlots.count)
         let matches: [Int?] = newSlots.map { slot in
-            let name = slot.property.name
-            let key = renamingID(of: slot.property) ?? name
             func free(_ candidate: Int?) -> Int? {
                 guard let candidate, !oldIsMatched[candidate], sameKind(oldSlots[candidate].property, slot.property)
                 else { return nil }
                 return candidate
             }
-            // In order: the canonical name, an older name equal to the renaming ID, the same name;
-            // a candidate equal to one already refused is skipped.
-            let match = free(canonicalIsName ? byName[key] : byCanonical[key])
-                ?? (canonicalIsName ? nil : free(byName[key]))
-                ?? (key == name ? nil : free(byName[name]))
+            // In order: the canonical name, an older name equal to the renaming ID, the same name.
+            let key = renamingID(of: slot.property) ?? slot.property.name
+            let match = free(byCanonical[key]) ?? free(byName[key]) ?? free(byName[slot.property.name])
             if let match { oldIsMatched[match] = true }
             return match
         }
