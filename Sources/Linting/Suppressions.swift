@@ -43,8 +43,14 @@ public struct Suppressions: Sendable {
         }
         for entity in model.entities {
             check(entity.userInfo, elementLocation: entity.location)
-            for property in entity.properties {
-                check(property.userInfo, elementLocation: property.location)
+            for attribute in entity.attributes where !attribute.userInfo.isEmpty {
+                check(attribute.userInfo, elementLocation: attribute.location)
+            }
+            for relationship in entity.relationships where !relationship.userInfo.isEmpty {
+                check(relationship.userInfo, elementLocation: relationship.location)
+            }
+            for fetched in entity.fetchedProperties where !fetched.userInfo.isEmpty {
+                check(fetched.userInfo, elementLocation: fetched.location)
             }
         }
         return unknown
