@@ -64,12 +64,12 @@ if [[ $mode == smoke ]]; then
   swift build --product momlint
   momlint="$(swift build --show-bin-path)/momlint"
 else
-  # Linked with the Swift libraries statically, as a release binary is shipped and as the
-  # pre-commit hook builds it on Linux: binding libswiftCore and Foundation dynamically is a
-  # third of a small model's start to exit. Its own build folder, since the flag changes
-  # every module.
+  # Linked as a release binary is shipped and as the pre-commit hook builds it on Linux: the
+  # Swift libraries statically (binding libswiftCore and Foundation dynamically is a third of a
+  # small model's start to exit), and exporting no symbols (docs/benchmarks.md, "Start-up").
+  # Its own build folder, since the flags change every module.
   static=()
-  [[ $(uname -s) == Linux ]] && static=(--static-swift-stdlib)
+  [[ $(uname -s) == Linux ]] && static=(--static-swift-stdlib -Xlinker --no-export-dynamic)
   log "momlint, release build ${static[*]}"
   swift build -c release "${static[@]}" --scratch-path .build-release-static --product momlint
   momlint="$(swift build -c release "${static[@]}" --scratch-path .build-release-static --show-bin-path)/momlint"

@@ -18,14 +18,14 @@ public enum ConfigurationFile {
     public static func discover(from directory: String = FileManager.default.currentDirectoryPath) -> String? {
         var folder = FilePaths.absolute(directory)
         while true {
-            let candidate = (folder as NSString).appendingPathComponent(defaultName)
+            let candidate = folder == "/" ? "/" + defaultName : folder + "/" + defaultName
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
                 return candidate
             }
-            let parent = (folder as NSString).deletingLastPathComponent
-            if parent == folder || parent.isEmpty { return nil }
-            folder = parent
+            // `folder` is absolute and standardized: its parent is everything before the last slash.
+            guard folder != "/", let slash = folder.lastIndex(of: "/") else { return nil }
+            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
         }
     }
 

@@ -1,12 +1,12 @@
 import Foundation
+import SafeFiles
 
 /// Path arithmetic shared by baselines, reporters and configuration: findings name files as
 /// the user passed them, while baselines and SARIF need them relative to a fixed folder.
 public enum FilePaths {
     /// `path` made absolute against `base` (the working directory by default), with `.`/`..` resolved.
     public static func absolute(_ path: String, base: String = FileManager.default.currentDirectoryPath) -> String {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: base).appendingPathComponent(path)
-        return url.standardizedFileURL.path
+        standardizedAbsolutePath(path, base: base)
     }
 
     /// `path` made absolute with every symbolic link in it resolved, so two spellings of one

@@ -12,13 +12,17 @@ public struct MigrationCheckOptions: Sendable {
     public var versionOrder: [String: [String]]
     /// Folders searched for `.xcmappingmodel`s besides each bundle's own folder.
     public var mappingSearchPaths: [String]
+    /// Reads of shipped versions started when the bundles were found (`readsShippedVersions`
+    /// says when to start them); any version they do not cover is read when it is compared.
+    public var shippedVersionReads: ShippedVersionReads?
 
     public init(allOlderVersions: Bool = false, base: VersionBase = .head, versionOrder: [String: [String]] = [:],
-                mappingSearchPaths: [String] = []) {
+                mappingSearchPaths: [String] = [], shippedVersionReads: ShippedVersionReads? = nil) {
         self.allOlderVersions = allOlderVersions
         self.base = base
         self.versionOrder = versionOrder
         self.mappingSearchPaths = mappingSearchPaths
+        self.shippedVersionReads = shippedVersionReads
     }
 }
 
@@ -39,9 +43,7 @@ extension LintRun {
             linted[bundle, default: []].append(report.model)
         }
         guard !bundles.isEmpty else { return }
-        // Shipped versions are read (git, a lock file) only for the rule that compares with them.
-        let readsBase = options.base != .none
-            && engine.rules.contains { $0.description.id == ShippedVersionModifiedRule.description.id }
+        let readsBase = Self.readsShippedVersions(from: options.base, engine: engine)
         // One walk for every bundle (the linted paths and each bundle's own folder), and only
         // once a pair's findings depend on a mapping model (`MigrationPair`): most pairs are
         // lightweight and lose nothing, and the walk may cover a whole source tree.
@@ -74,7 +76,7 @@ extension LintRun {
             var base: BundleBase?
             if readsBase {
                 do {
-                    base = try ShippedVersions.base(ofBundle: bundlePath, at: options.base)
+                    base = try ShippedVersions.base(ofBundle: bundlePath, at: options.base, reads: options.shippedVersionReads)
                 } catch {
                     loadFailures.append(LoadError(path: bundlePath, reason: .unreadable(error.description)))
                 }
@@ -117,6 +119,13 @@ extension LintRun {
                 reports.append(ModelReport(model: bundle.current, findings: findings))
             }
         }
+    }
+
+    /// True when `checkMigrations` reads shipped versions (from git or a lock file): only for the
+    /// rule that compares with them, and not with `--since none`.
+    public static func readsShippedVersions(from base: VersionBase, engine: LintEngine) -> Bool {
+        base != .none && engine.checksMigrations
+            && engine.rules.contains { $0.description.id == ShippedVersionModifiedRule.description.id }
     }
 
     /// A base revision's bytes read as the version `like` (same file name and version), or nil

@@ -148,7 +148,7 @@ public struct BundleVersions: Sendable {
     /// Each model's `userDefinedModelVersionIdentifier` when every model sets a distinct one.
     private static func distinctIdentifiers(_ models: [Model]) -> [String]? {
         let identifiers = models.compactMap { model -> String? in
-            guard let identifier = model.userDefinedModelVersionIdentifier?.trimmingCharacters(in: .whitespaces),
+            guard let identifier = model.userDefinedModelVersionIdentifier?.trimmingEnds(while: { $0.isWhitespace && !$0.isNewline }),
                   !identifier.isEmpty else { return nil }
             return identifier
         }

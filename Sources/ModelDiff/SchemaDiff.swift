@@ -111,12 +111,12 @@ struct SchemaComparison {
             if byCanonical[canonical] == nil { byCanonical[canonical] = index }
             byName[entity.name] = byName[entity.name] ?? index
         }
-        var taken = Set<Int>()
+        var taken = [Bool](repeating: false, count: older.entities.count)
         olderMatch = newer.entities.map { entity in
             let key = elementRenamingID(entity.renamingIdentifier, entity.elementID) ?? entity.name
             for candidate in [byCanonical[key], byName[key], byName[entity.name]] {
-                if let candidate, !taken.contains(candidate) {
-                    taken.insert(candidate)
+                if let candidate, !taken[candidate] {
+                    taken[candidate] = true
                     return candidate
                 }
             }

@@ -89,7 +89,11 @@ public enum ShippedVersions {
     /// `.head`, when one exists beside it), else git at `base`. Nil when there is no base: `.none`,
     /// or a bundle outside any git work tree. Throws when the lock file cannot be read or the
     /// revision is not a commit.
-    public static func base(ofBundle bundle: String, at base: VersionBase) throws(Failure) -> BundleBase? {
+    ///
+    /// With `.head`, `reads` — git processes started when the bundles were found
+    /// (`ShippedVersionReads`) — is asked first.
+    public static func base(ofBundle bundle: String, at base: VersionBase,
+                            reads: ShippedVersionReads? = nil) throws(Failure) -> BundleBase? {
         if base == .none { return nil }
         let lock = lockFilePath(forBundle: bundle)
         if case .head = base, FileManager.default.fileExists(atPath: lock) {
@@ -101,7 +105,7 @@ public enum ShippedVersions {
             // Not asked whether this is a work tree: each version's one `cat-file --batch` fails
             // outside one, which is the same "nothing shipped" (a lint of a small bundle is
             // mostly waiting for git, one process each).
-            return BundleBase(source: .head)
+            return BundleBase(source: .head(reads.map { (reads: $0, bundle: bundle) }))
         case .revision(let revision):
             guard isInsideWorkTree(folder) else { return nil }
             return BundleBase(source: .revision(try GitRevision(
@@ -154,12 +158,22 @@ public enum ShippedVersions {
     /// The raw bytes of several blobs from one `git cat-file --batch` (which, like `cat-file
     /// blob`, applies no textconv): one entry per object, nil for an object git does not have.
     /// Nil when git fails (not a work tree, not installed).
-    fileprivate static func showAll(_ objects: [String], in folder: String) -> [[UInt8]?]? {
+    static func showAll(_ objects: [String], in folder: String) -> [[UInt8]?]? {
+        startShowingAll(objects, in: folder).flatMap { blobs(in: $0.finish(), for: objects) }
+    }
+
+    /// `showAll`'s git process, started; `blobs(in:for:)` reads its output. Nil when the
+    /// objects cannot be asked this way or git cannot be started.
+    static func startShowingAll(_ objects: [String], in folder: String) -> GitProcess.Running? {
         // Names are one per line: a name with a line break cannot be asked this way.
-        guard !objects.contains(where: { $0.contains("\n") }),
-              let output = GitProcess.run(["cat-file", "--batch"], in: folder,
-                                          input: Array((objects.joined(separator: "\n") + "\n").utf8))
-        else { return nil }
+        guard !objects.contains(where: { $0.contains("\n") }) else { return nil }
+        return GitProcess.start(["cat-file", "--batch"], in: folder,
+                                input: Array((objects.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// The blobs of `cat-file --batch`'s `output` for `objects`, as `showAll` gives them.
+    static func blobs(in output: [UInt8]?, for objects: [String]) -> [[UInt8]?]? {
+        guard let output else { return nil }
         // Each answer: "<oid> <type> <size>\n<size bytes>\n", or "<name> missing\n" (or
         // "ambiguous"): https://git-scm.com/docs/git-cat-file#_batch_output
         var blobs: [[UInt8]?] = []
@@ -185,7 +199,8 @@ public enum ShippedVersions {
 public struct BundleBase: Sendable {
     enum Source: Sendable {
         case lock(VersionsLock, name: String)
-        case head
+        /// With the reads started for the bundle, if any.
+        case head((reads: ShippedVersionReads, bundle: String)?)
         case revision(ShippedVersions.GitRevision)
     }
 
@@ -200,21 +215,27 @@ public struct BundleBase: Sendable {
         case .lock(let lock, let name):
             guard let text = lock.versions.first(where: { $0.name == versionName })?.contents else { return [] }
             return [BaseContents(bytes: Array(text.utf8), name: name)]
-        case .head:
-            let folder = ModelPaths.parent(of: file)
-            let name = (file as NSString).lastPathComponent
-            // The committed and the staged file from one git process.
-            guard let blobs = ShippedVersions.showAll(["HEAD:./\(name)", ":./\(name)"], in: folder),
-                  let committed = blobs[0] else { return [] }
+        case .head(let started):
+            let answer = started.flatMap { $0.reads.answer(forVersion: versionName, inBundle: $0.bundle) }
+                ?? Self.committedAndStaged(file)
+            guard case .blobs(let committed?, let staged) = answer else { return [] }
             let working = FileManager.default.contents(atPath: file).map(Array.init)
             var result = [BaseContents(bytes: committed, name: "HEAD", equalsWorkingTree: committed == working)]
-            if let staged = blobs[1], staged != committed, staged != working {
+            if let staged, staged != committed, staged != working {
                 result.append(BaseContents(bytes: committed, name: "HEAD (in the index)", stagedBytes: staged))
             }
             return result
         case .revision(let revision):
             return revision.contents(of: file).map { [BaseContents(bytes: $0, name: revision.revision)] } ?? []
         }
+    }
+
+    /// The committed and the staged `file`, from one git process of its own.
+    private static func committedAndStaged(_ file: String) -> ShippedVersionReads.Answer {
+        let name = (file as NSString).lastPathComponent
+        guard let blobs = ShippedVersions.showAll(["HEAD:./\(name)", ":./\(name)"], in: ModelPaths.parent(of: file))
+        else { return .gitFailed }
+        return .blobs(committed: blobs[0], staged: blobs[1])
     }
 }
 

@@ -39,7 +39,7 @@ public struct ModelCodePairing: Sendable {
     /// current module) or a module prefix (`MyApp.Item`). Nil when the entity names no class
     /// or `NSManagedObject` itself, which no source declares.
     public static func className(representedBy representedClassName: String?) -> String? {
-        guard var name = representedClassName?.trimmingWhitespace, !name.isEmpty else { return nil }
+        guard var name = representedClassName?.trimmingEnds(while: \.isWhitespace), !name.isEmpty else { return nil }
         if name.hasPrefix(".") { name.removeFirst() }
         if let lastDot = name.lastIndex(of: ".") { name = String(name[name.index(after: lastDot)...]) }
         guard !name.isEmpty, name != "NSManagedObject" else { return nil }
@@ -65,11 +65,5 @@ public struct ModelCodePairing: Sendable {
     public func declaringEntity(of name: String, from entity: Entity) -> Entity {
         if model.ownProperty(named: name, in: entity) != nil { return entity }
         return model.ancestors(of: entity).first { model.ownProperty(named: name, in: $0) != nil } ?? entity
-    }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

@@ -124,11 +124,3 @@ func writeToStandardOutput(_ text: String) -> Bool {
         return false
     }
 }
-
-/// Lets `print(_:to:)` write to standard error, where diagnostics about inputs belong.
-/// Unbuffered, like `StandardOutput`, so the two streams reach a shared pipe in program order.
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        try? FileHandle.standardError.write(contentsOf: Data(string.utf8))
-    }
-}

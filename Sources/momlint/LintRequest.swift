@@ -50,7 +50,13 @@ struct LintRequest: Equatable {
         let configuration = loaded.configuration
         if !quiet { for warning in loaded.warnings { print(warning, to: &standardError) } }
 
-        let loader = ModelLoader(limits: limits, loadsAllVersions: allVersions, replacesOldVersionsWithCurrent: true)
+        var loader = ModelLoader(limits: limits, loadsAllVersions: allVersions, replacesOldVersionsWithCurrent: true)
+        // Git reads each bundle's shipped versions while the models are parsed and linted.
+        let shippedVersionReads = versionBase == .head && LintRun.readsShippedVersions(from: versionBase, engine: engine)
+            ? ShippedVersionReads() : nil
+        if let shippedVersionReads {
+            loader.bundleFound = { shippedVersionReads.start(bundle: $0, versionNames: $1, current: $2) }
+        }
         let swiftDataPaths = configuration.swiftDataPaths(arguments: swiftDataDirectories)
         // With only SwiftData folders named, the Core Data models linted are those in them.
         let modelPaths = paths.isEmpty && configuration.included == nil && !swiftDataPaths.isEmpty
@@ -79,7 +85,8 @@ struct LintRequest: Equatable {
             base: versionBase,
             versionOrder: configuration.migration.versionOrder,
             // The folders linted: with only SwiftData folders named, not the working directory.
-            mappingSearchPaths: modelPaths + swiftDataPaths.filter { !modelPaths.contains($0) }))
+            mappingSearchPaths: modelPaths + swiftDataPaths.filter { !modelPaths.contains($0) },
+            shippedVersionReads: shippedVersionReads))
         run = configuration.applied(to: configuration.excluding(from: run))
         let suppressionWarnings = LintConfiguration.unknownSuppressedRules(in: run, otherRuleIDs: LintCommand.sourceRules.map(\.id))
         var inputFailed = !run.loadFailures.isEmpty

@@ -196,3 +196,60 @@ import MomlintTestSupport
             == ["Model", "Model 1.9", "Model 1.10", "Model 2", "Model 10", "Model v3"])
     }
 }
+
+/// `ModelPaths`' name and extension of a path replace `URL`'s on the lint's start; they must
+/// give Foundation's answers for the spellings momlint is passed.
+@Suite struct ModelPathsTests {
+    @Test(arguments: ["Model.xcdatamodeld", "Model.xcdatamodeld/", "a/Model 2.xcdatamodel", "a/Model.xcdatamodel//",
+                      "a/b/contents", "a/.xccurrentversion", "/", "a.b.c", "noextension", "a/.hidden.ext", "dir.d/file"])
+    func nameAndExtensionAsFoundationGivesThem(_ path: String) {
+        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: "/base"))
+        #expect(ModelPaths.pathExtension(of: path) == Substring(url.pathExtension))
+        if path != "/" { #expect(ModelPaths.lastComponent(of: path) == Substring(url.lastPathComponent)) }
+    }
+
+    @Test func parentOfAPathThatEndsInDotsIsFromTheAbsolutePath() {
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        #expect(ModelPaths.parent(of: ".") == URL(fileURLWithPath: workingDirectory).deletingLastPathComponent().path)
+        #expect(ModelPaths.parent(of: "Model.xcdatamodeld/Model.xcdatamodel") == "Model.xcdatamodeld")
+        #expect(ModelPaths.parent(of: "/Model.xcdatamodeld") == "/")
+        #expect(ModelPaths.parent(of: "contents") == workingDirectory)
+    }
+}
+
+/// `bundleFound` hears of a bundle however it is named, before its versions are parsed, so
+/// `lint` can start reading the bundle's shipped versions from git early.
+@Suite struct BundleFoundTests {
+    final class Heard: @unchecked Sendable {
+        let lock = NSLock()
+        var calls: [String] = []
+        func add(_ bundle: String, _ versions: [String], _ current: String) {
+            lock.lock()
+            calls.append("\((bundle as NSString).lastPathComponent) \(versions) \(current)")
+            lock.unlock()
+        }
+    }
+
+    @Test(arguments: ["", "/Notes 2.xcdatamodel", "/Notes 2.xcdatamodel/contents", "/Notes.xcdatamodel/contents"])
+    func toldOfTheBundleHoweverItIsNamed(_ suffix: String) {
+        let heard = Heard()
+        var loader = ModelLoader(replacesOldVersionsWithCurrent: true)
+        loader.bundleFound = { heard.add($0, $1, $2) }
+        let result = loader.load(paths: [Fixtures.models + "/Notes.xcdatamodeld" + suffix])
+        #expect(result.models.map(\.version.name) == ["Notes 2"])
+        #expect(heard.calls == ["Notes.xcdatamodeld [\"Notes\", \"Notes 2\"] Notes 2"])
+    }
+
+    @Test func aModelOutsideABundleIsNoBundle() {
+        let heard = Heard()
+        var loader = ModelLoader()
+        loader.bundleFound = { heard.add($0, $1, $2) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-found-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try? FileManager.default.createDirectory(atPath: folder + "/Plain.xcdatamodel", withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(atPath: Fixtures.models + "/Notes.xcdatamodeld/Notes.xcdatamodel/contents",
+                                          toPath: folder + "/Plain.xcdatamodel/contents")
+        #expect(loader.load(paths: [folder + "/Plain.xcdatamodel"]).models.count == 1)
+        #expect(heard.calls.isEmpty)
+    }
+}

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads `_XCCurrentVersionName` from a bundle's `.xccurrentversion` property list.
 ///
 /// The file is a small XML plist:
@@ -35,7 +33,7 @@ struct CurrentVersionReader {
             case .end(let name):
                 defer { openElement = nil }
                 guard name == openElement else { return }
-                let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let value = text.trimmingEnds(while: \.isWhitespace)
                 if name == "key" {
                     lastKey = value
                 } else if name == "string", lastKey == "_XCCurrentVersionName", declaration == nil {

@@ -14,6 +14,11 @@ public struct ModelLoader: Sendable {
     /// does, since `pre-commit run --all-files` names every version). Off for commands that
     /// read the one version named (`export`, `graph`), and moot with `loadsAllVersions`.
     public var replacesOldVersionsWithCurrent: Bool
+    /// Told of each bundle `load(paths:)` finds, itself or through a version or `contents` file
+    /// named in it, before that version is parsed: its path, its version names, and the current
+    /// one. `lint` starts reading the bundle's shipped
+    /// versions from git here (`ShippedVersionReads`), so git runs while the models are parsed.
+    public var bundleFound: (@Sendable (_ bundle: String, _ versionNames: [String], _ current: String) -> Void)?
 
     /// Folders a recursive search never enters: build output and dependencies.
     public static let skippedFolderNames: Set<String> = [
@@ -70,14 +75,13 @@ public struct ModelLoader: Sendable {
         // the absolute path. Any other folder keeps the spelling the user gave (`lint .` in a
         // project shows `./App/…`).
         let absolute = ModelPaths.named(named)
-        let path = ["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: absolute).pathExtension) ? absolute : named
+        let path = ["xcdatamodeld", "xcdatamodel"].contains(ModelPaths.pathExtension(of: absolute)) ? absolute : named
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LoadError(path: path, reason: .notFound)
         }
-        let url = URL(fileURLWithPath: path)
         if isDirectory.boolValue {
-            switch url.pathExtension {
+            switch ModelPaths.pathExtension(of: path) {
             case "xcdatamodeld": return [.bundle(path)]
             case "xcdatamodel": return [.versionFolder(path)]
             default:
@@ -89,14 +93,14 @@ public struct ModelLoader: Sendable {
                 return found
             }
         }
-        let parent = url.deletingLastPathComponent()
-        switch url.lastPathComponent {
+        let parentExtension = ModelPaths.pathExtension(of: Self.parentPath(of: path))
+        switch ModelPaths.lastComponent(of: path) {
         case "contents":
             return [.contentsFile(path)]
-        case ".xccurrentversion" where parent.pathExtension == "xcdatamodeld":
+        case ".xccurrentversion" where parentExtension == "xcdatamodeld":
             return [.bundle(Self.parentPath(of: path))]
-        case "elements" where parent.pathExtension == "xcdatamodel",
-             "layout" where parent.pathExtension == "xcdatamodel":
+        case "elements" where parentExtension == "xcdatamodel",
+             "layout" where parentExtension == "xcdatamodel":
             return [.versionFolder(Self.parentPath(of: path))]
         default:
             throw LoadError(path: path, reason: .notAModel(
@@ -236,6 +240,7 @@ public struct ModelLoader: Sendable {
             return
         }
         let (current, selection, notes, failure) = currentVersion(ofBundle: bundle, versions: versions)
+        bundleFound?(bundle, versions, current)
         result.notes += notes
         if let failure { result.outcomes.append(.failure(failure)) }
         let chosen = loadsAllVersions ? versions : [current]
@@ -302,7 +307,7 @@ public struct ModelLoader: Sendable {
 
     private func loadContents(_ path: String, version: ModelVersion,
                               into result: inout LoadResult, skipping loaded: inout Set<String>) {
-        let identity = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        let identity = canonicalPath(of: path) ?? path
         guard loaded.insert(identity).inserted else { return }
         do {
             let bytes = try readFile(path)
@@ -318,7 +323,9 @@ public struct ModelLoader: Sendable {
         let bundle = Self.parentPath(of: folder)
         guard bundle.hasSuffix(".xcdatamodeld") else { return ModelVersion(
             bundlePath: nil, name: name, bundleVersionNames: [name], selection: .standalone) }
-        return ModelVersion(bundlePath: bundle, name: name, bundleVersionNames: Self.versionFolderNames(in: bundle),
+        let versionNames = Self.versionFolderNames(in: bundle)
+        if let bundleFound { bundleFound(bundle, versionNames, currentVersionName(ofBundle: bundle) ?? name) }
+        return ModelVersion(bundlePath: bundle, name: name, bundleVersionNames: versionNames,
                             selection: selection ?? .namedDirectly)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 
 /// The folder holding a path a user named, and the name of what a path names, safe for `.`
 /// and `..`.
@@ -22,22 +23,40 @@ public enum ModelPaths {
     public static func parent(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        let components = trimmed.split(separator: "/", omittingEmptySubsequences: false)
-        if components.count >= 2, endsInAName(String(trimmed)) {
-            let parent = components.dropLast().joined(separator: "/")
+        if let slash = trimmed.lastIndex(of: "/"), endsInAName(trimmed) {
+            let parent = trimmed[..<slash]
             if parent.isEmpty { return "/" }
-            if endsInAName(parent) { return parent }
+            if endsInAName(parent) { return String(parent) }
         }
-        return URL(fileURLWithPath: absolute(String(trimmed))).deletingLastPathComponent().path
+        let absolutePath = absolute(String(trimmed))
+        guard absolutePath != "/", let slash = absolutePath.lastIndex(of: "/") else { return "/" }
+        return slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
     }
 
     /// `path` made absolute against the working directory, with `.` and `..` resolved.
     public static func absolute(_ path: String) -> String {
-        URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL.path
+        standardizedAbsolutePath(path)
     }
 
-    private static func endsInAName(_ path: String) -> Bool {
-        let last = path.split(separator: "/").last
-        return last != nil && last != "." && last != ".."
+    /// The last component of `path`, trailing slashes ignored: `A/B.xcdatamodel/` gives
+    /// `B.xcdatamodel`, `/` gives an empty name.
+    public static func lastComponent(of path: some StringProtocol) -> Substring {
+        var name = Substring(path)
+        while name.hasSuffix("/") { name = name.dropLast() }
+        guard let slash = name.lastIndex(of: "/") else { return name }
+        return name[name.index(after: slash)...]
+    }
+
+    /// The extension of the last component, without its dot (`xcdatamodeld`), or empty when it
+    /// has none. A name that only starts with a dot (`.xccurrentversion`) has none.
+    public static func pathExtension(of path: some StringProtocol) -> Substring {
+        let name = lastComponent(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...]
+    }
+
+    private static func endsInAName(_ path: some StringProtocol) -> Bool {
+        let last = lastComponent(of: path)
+        return !last.isEmpty && last != "." && last != ".."
     }
 }

@@ -15,14 +15,19 @@ enum Naming {
     /// The lowerCamelCase form of a name: `URLString` becomes `urlString`, `Title` becomes
     /// `title`. A leading run of capitals is an acronym, lowercased up to the next word.
     static func lowerCamelCase(_ name: String) -> String {
-        let characters = Array(name)
-        var upperRun = 0
-        while upperRun < characters.count, characters[upperRun].isUppercase { upperRun += 1 }
-        guard upperRun > 0 else { return name }
+        var endOfCapitals = name.startIndex
+        var capitals = 0
+        while endOfCapitals < name.endIndex, name[endOfCapitals].isUppercase {
+            name.formIndex(after: &endOfCapitals)
+            capitals += 1
+        }
+        guard capitals > 0 else { return name }
         // In `URLString` the `S` starts the next word; keep it.
-        let lowered = upperRun > 1 && upperRun < characters.count && characters[upperRun].isLowercase
-            ? upperRun - 1 : upperRun
-        return String(characters[..<lowered]).lowercased() + String(characters[lowered...])
+        var lowered = endOfCapitals
+        if capitals > 1, endOfCapitals < name.endIndex, name[endOfCapitals].isLowercase {
+            name.formIndex(before: &lowered)
+        }
+        return name[..<lowered].lowercased() + name[lowered...]
     }
 
     /// An English plural good enough for suggested property names: `entries`, `boxes`,
@@ -37,8 +42,7 @@ enum Naming {
             let replaced = stem.isEmpty ? plural : uppercasingFirst(plural)
             return String(stem) + replaced
         }
-        let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
-        if lower.hasSuffix("y"), lower.count > 1, !vowels.contains(lower[lower.index(lower.endIndex, offsetBy: -2)]) {
+        if lower.hasSuffix("y"), lower.count > 1, !"aeiou".contains(lower[lower.index(lower.endIndex, offsetBy: -2)]) {
             return word.dropLast() + "ies"
         }
         if ["s", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) { return word + "es" }

@@ -38,7 +38,7 @@ public struct SwiftSourceFinder: Sendable {
                 continue
             }
             for file in found {
-                let identity = URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
+                let identity = canonicalPath(of: file) ?? file
                 guard seen.insert(identity).inserted else { continue }
                 do {
                     files.append(try read(file))
