@@ -1,5 +1,6 @@
 import Foundation
 import Linting
+import SafeFiles
 import SafeYAML
 import Yams
 
@@ -23,9 +24,9 @@ public enum ConfigurationFile {
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
                 return candidate
             }
-            // `folder` is absolute and standardized: its parent is everything before the last slash.
-            guard folder != "/", let slash = folder.lastIndex(of: "/") else { return nil }
-            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+            // `folder` is absolute and standardized: its parent is its spelling up to the last slash.
+            guard folder != "/" else { return nil }
+            folder = folderPath(of: folder)
         }
     }
 

@@ -14,10 +14,7 @@ public enum FilePaths {
     /// of the path that does not exist is kept as written after its deepest existing folder.
     public static func resolved(_ path: String, base: String = FileManager.default.currentDirectoryPath) -> String {
         let absolutePath = absolute(path, base: base)
-        if let real = realpath(absolutePath, nil) {
-            defer { free(real) }
-            return String(cString: real)
-        }
+        if let real = canonicalPath(of: absolutePath) { return real }
         let parent = (absolutePath as NSString).deletingLastPathComponent
         guard parent != absolutePath, !parent.isEmpty else { return absolutePath }
         return (resolved(parent) as NSString).appendingPathComponent((absolutePath as NSString).lastPathComponent)

@@ -89,15 +89,9 @@ public enum OutputFileWriter {
     /// the file does not exist yet).
     public static func destinationIdentity(of path: String) -> String {
         if let descriptor = try? openDescriptor(namedBy: path) { return "descriptor \(descriptor)" }
-        if let resolved = realpath(path, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
+        if let resolved = canonicalPath(of: path) { return resolved }
         let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
-        if let folder = realpath(folderPath(of: path), nil) {
-            defer { free(folder) }
-            return String(cString: folder) + "/" + name
-        }
+        if let folder = canonicalPath(of: folderPath(of: path)) { return folder + "/" + name }
         return path
     }
 
@@ -120,9 +114,7 @@ public enum OutputFileWriter {
         guard fstat(descriptor, &status) == 0 else { throw FileAccessError(path: path, problem: .system(errno)) }
         switch FileKind(mode: status.st_mode) {
         case .regular:
-            guard let target = realpath(path, nil) else { throw FileAccessError(path: path, problem: .system(errno)) }
-            defer { free(target) }
-            let targetPath = String(cString: target)
+            guard let targetPath = canonicalPath(of: path) else { throw FileAccessError(path: path, problem: .system(errno)) }
             do {
                 try replace(targetPath, with: bytes, mode: status.st_mode & 0o7777)
             } catch {
@@ -195,11 +187,6 @@ public enum OutputFileWriter {
             }
         }
     }
-
-    private static func folderPath(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
 }
 
 /// Standard output, written with `write(2)` so that a failure (a full disk, a closed pipe) is
@@ -207,6 +194,12 @@ public enum OutputFileWriter {
 public enum StandardOutput {
     public static func write(_ text: String) throws(FileAccessError) {
         try OutputFileWriter.writeAll(text, to: 1)
+    }
+
+    /// Standard error, written the same way, unbuffered, so that the two streams reach a shared
+    /// pipe in program order. A failure there has nowhere left to be reported.
+    public static func writeToStandardError(_ text: String) {
+        try? OutputFileWriter.writeAll(text, to: 2)
     }
 }
 

@@ -8,6 +8,7 @@
 #elseif canImport(Darwin)
 @preconcurrency import Darwin
 #endif
+import SafeFiles
 
 /// C's buffered standard output, which Swift's `print` writes to.
 enum StandardOutputStream {
@@ -21,30 +22,12 @@ enum StandardOutputStream {
     }
 }
 
-/// Lets `print(_:to:)` write to standard error, where diagnostics about inputs belong.
-/// Unbuffered, like `StandardOutput`, so the two streams reach a shared pipe in program order.
-/// Written with `write(2)` directly: Foundation's `FileHandle` and `Data` cost a small model's
-/// run a tenth of a millisecond the first time (the runtime's conformance lookups).
+/// Lets `print(_:to:)` write to standard error, where diagnostics about inputs belong, through
+/// `StandardOutput.writeToStandardError` (unbuffered `write(2)`, like standard output; not
+/// Foundation's `FileHandle` and `Data`, whose first use costs a small model's run a tenth of a
+/// millisecond in the runtime's conformance lookups).
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { bytes in
-            var written = 0
-            while written < bytes.count {
-                let result = writeToStandardError(bytes.baseAddress! + written, bytes.count - written)
-                if result > 0 {
-                    written += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return // As before: a failed write to standard error is not reported anywhere.
-                }
-            }
-        }
+        StandardOutput.writeToStandardError(string)
     }
-}
-
-/// C's `write(2)`, named apart from `StandardError.write(_:)`, which would otherwise shadow it.
-private func writeToStandardError(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    write(STDERR_FILENO, bytes, count)
 }

@@ -160,6 +160,14 @@ final class Scratch {
         #expect(standardizedAbsolutePath(path, base: base) == foundation.standardizedFileURL.path)
     }
 
+    @Test func theFolderOfAPathIsItsSpellingUpToTheLastSlash() {
+        #expect(folderPath(of: "/a/b/contents") == "/a/b")
+        #expect(folderPath(of: "/contents") == "/")
+        #expect(folderPath(of: "/") == "/")
+        #expect(folderPath(of: "contents") == ".")
+        #expect(folderPath(of: "a/b") == "a")
+    }
+
     @Test func resolvesLinksAndDotsOfAnExistingFile() throws {
         let scratch = try Scratch()
         let folder = scratch.path + "/real"

@@ -1,5 +1,6 @@
 import DataModel
 import Foundation
+import SafeFiles
 import SafeYAML
 import Yams
 
@@ -219,10 +220,8 @@ final class ModelCache {
 
     /// `path` absolute, with `.`, `..` and every symlink resolved (as far as it exists).
     static func resolved(_ path: String) -> String {
-        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let real = realpath(standardized, nil) else { return standardized }
-        defer { free(real) }
-        return String(cString: real)
+        let standardized = standardizedAbsolutePath(path)
+        return canonicalPath(of: standardized) ?? standardized
     }
 
     func model(at path: String) -> Result<Model, LoadError> {

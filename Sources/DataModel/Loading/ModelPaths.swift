@@ -28,9 +28,7 @@ public enum ModelPaths {
             if parent.isEmpty { return "/" }
             if endsInAName(parent) { return String(parent) }
         }
-        let absolutePath = absolute(String(trimmed))
-        guard absolutePath != "/", let slash = absolutePath.lastIndex(of: "/") else { return "/" }
-        return slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
+        return folderPath(of: absolute(String(trimmed)))
     }
 
     /// `path` made absolute against the working directory, with `.` and `..` resolved.

@@ -50,6 +50,13 @@ public func standardizedAbsolutePath(_ path: String, base: String? = nil) -> Str
     return result.isEmpty ? "/" : result
 }
 
+/// The folder holding `path`, by its spelling: everything before the last `/` (`/` for a
+/// top-level name, `.` for a bare name).
+public func folderPath(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+}
+
 /// The working directory, as `getcwd(3)` gives it ("/" if it cannot be read).
 public func currentDirectory() -> String {
     guard let buffer = getcwd(nil, 0) else { return "/" }
