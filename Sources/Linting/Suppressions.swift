@@ -41,6 +41,7 @@ public struct Suppressions: Sendable {
                 unknown.append((id, entry.location ?? elementLocation))
             }
         }
+        // Nearly every element has no userInfo: it is skipped before its location is read.
         for entity in model.entities {
             check(entity.userInfo, elementLocation: entity.location)
             for attribute in entity.attributes where !attribute.userInfo.isEmpty {

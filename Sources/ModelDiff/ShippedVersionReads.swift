@@ -18,15 +18,14 @@ public final class ShippedVersionReads: @unchecked Sendable {
         case blobs(committed: [UInt8]?, staged: [UInt8]?)
     }
 
-    /// One bundle's read: the git process, and its answers once collected.
+    /// One bundle's read: its git process, then, once collected, an answer per version.
     private final class Read: @unchecked Sendable {
-        let objects: [String]
-        let git: GitProcess.Running?
-        /// By object name (`HEAD:./Model.xcdatamodel/contents`); `.some(nil)` when git failed.
-        var blobs: [String: [UInt8]?]??
+        let versions: [String]
+        let git: GitProcess.Running
+        var answers: [String: Answer]?
 
-        init(objects: [String], git: GitProcess.Running?) {
-            self.objects = objects
+        init(versions: [String], git: GitProcess.Running) {
+            self.versions = versions
             self.git = git
         }
     }
@@ -42,23 +41,22 @@ public final class ShippedVersionReads: @unchecked Sendable {
     /// Starts git reading what `HEAD` and the index hold of the `contents` of every version of
     /// `bundle` other than `current`, in one process, and returns while it runs. Nothing is
     /// started for a bundle already started, one with a versions lock file (the base is then
-    /// the lock file), or one whose names cannot be asked in one batch (a line break in a name,
-    /// or more names than git's input pipe takes at once), nor beyond `maximumStarted` bundles:
-    /// `BundleBase` asks git per version then, as before.
+    /// the lock file), beyond `maximumStarted` bundles, or when git cannot be asked this way
+    /// (a line break in a name, more names than its input pipe takes at once): `BundleBase`
+    /// asks git per version then, as before.
     public func start(bundle: String, versionNames: [String], current: String) {
-        let others = versionNames.filter { $0 != current }
-        guard !others.isEmpty, !others.contains(where: { $0.contains("\n") }),
+        let versions = versionNames.filter { $0 != current }
+        guard !versions.isEmpty,
               !FileManager.default.fileExists(atPath: ShippedVersions.lockFilePath(forBundle: bundle))
         else { return }
-        let objects = others.flatMap { [Self.committedName(ofVersion: $0), Self.stagedName(ofVersion: $0)] }
-        guard objects.reduce(0, { $0 + $1.utf8.count + 1 }) <= GitProcess.maximumInputBytes else { return }
         lock.lock()
         defer { lock.unlock() }
         // A search that finds many bundles starts only the first few at once; the rest are read
         // when compared, one git process at a time.
-        guard reads[bundle] == nil, reads.count < Self.maximumStarted else { return }
-        reads[bundle] = Read(objects: objects,
-                             git: ShippedVersions.startShowingAll(objects, in: bundle.isEmpty ? "." : bundle))
+        guard reads[bundle] == nil, reads.count < Self.maximumStarted,
+              let git = ShippedVersions.startShowingAll(Self.objectNames(of: versions), in: bundle.isEmpty ? "." : bundle)
+        else { return }
+        reads[bundle] = Read(versions: versions, git: git)
     }
 
     /// The answer for version `versionName` of `bundle`, waiting for its git process the first
@@ -67,17 +65,18 @@ public final class ShippedVersionReads: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let read = reads[bundle] else { return nil }
-        if read.blobs == nil {
-            read.blobs = .some(ShippedVersions.blobs(in: read.git?.finish(), for: read.objects)
-                .map { Dictionary(uniqueKeysWithValues: zip(read.objects, $0)) })
+        if read.answers == nil {
+            let blobs = ShippedVersions.blobs(in: read.git.finish(), for: Self.objectNames(of: read.versions))
+            read.answers = Dictionary(uniqueKeysWithValues: read.versions.enumerated().map { index, version in
+                (version, blobs.map { .blobs(committed: $0[2 * index], staged: $0[2 * index + 1]) } ?? .gitFailed)
+            })
         }
-        guard let blobs = read.blobs ?? nil else { return .gitFailed }
-        guard let committed = blobs[Self.committedName(ofVersion: versionName)],
-              let staged = blobs[Self.stagedName(ofVersion: versionName)] else { return nil }
-        return .blobs(committed: committed, staged: staged)
+        return read.answers?[versionName]
     }
 
-    /// Object names relative to the bundle folder, which git is run in.
-    private static func committedName(ofVersion name: String) -> String { "HEAD:./\(name).xcdatamodel/contents" }
-    private static func stagedName(ofVersion name: String) -> String { ":./\(name).xcdatamodel/contents" }
+    /// Each version's committed and staged `contents`, relative to the bundle folder, which git
+    /// is run in.
+    private static func objectNames(of versions: [String]) -> [String] {
+        versions.flatMap { ["HEAD:./\($0).xcdatamodel/contents", ":./\($0).xcdatamodel/contents"] }
+    }
 }

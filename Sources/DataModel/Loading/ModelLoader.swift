@@ -16,8 +16,8 @@ public struct ModelLoader: Sendable {
     public var replacesOldVersionsWithCurrent: Bool
     /// Told of each bundle `load(paths:)` finds, itself or through a version or `contents` file
     /// named in it, before that version is parsed: its path, its version names, and the current
-    /// one. `lint` starts reading the bundle's shipped
-    /// versions from git here (`ShippedVersionReads`), so git runs while the models are parsed.
+    /// one. `lint` starts reading the bundle's shipped versions from git here
+    /// (`ShippedVersionReads`), so git runs while the models are parsed.
     public var bundleFound: (@Sendable (_ bundle: String, _ versionNames: [String], _ current: String) -> Void)?
 
     /// Folders a recursive search never enters: build output and dependencies.
@@ -93,15 +93,16 @@ public struct ModelLoader: Sendable {
                 return found
             }
         }
-        let parentExtension = ModelPaths.pathExtension(of: Self.parentPath(of: path))
+        let parent = Self.parentPath(of: path)
+        let parentExtension = ModelPaths.pathExtension(of: parent)
         switch ModelPaths.lastComponent(of: path) {
         case "contents":
             return [.contentsFile(path)]
         case ".xccurrentversion" where parentExtension == "xcdatamodeld":
-            return [.bundle(Self.parentPath(of: path))]
+            return [.bundle(parent)]
         case "elements" where parentExtension == "xcdatamodel",
              "layout" where parentExtension == "xcdatamodel":
-            return [.versionFolder(Self.parentPath(of: path))]
+            return [.versionFolder(parent)]
         default:
             throw LoadError(path: path, reason: .notAModel(
                 "not a Core Data model: pass an .xcdatamodeld bundle, an .xcdatamodel folder, "
