@@ -58,7 +58,7 @@ struct InheritedProperties: Sendable {
             let namesake = model.entityIndex(named: model.nameOfEntity(at: entityIndex))
             if let namesake, namesake != entityIndex, onPath[namesake] {
                 walkedAlone.append(entityIndex)
-            } else {
+            } else if !path.isEmpty {  // a root has no ancestor to take a name from
                 var found: [Int: Int] = [:]
                 for (offset, name) in names.enumerated() {
                     steps += 1
@@ -66,9 +66,13 @@ struct InheritedProperties: Sendable {
                 }
                 if !found.isEmpty { declarers[entityIndex] = found }
             }
-            for name in names {
-                steps += 1
-                declaringOnPath[name, default: []].append(entityIndex)
+            // Only descendants read an entity's names off the stacks, so a leaf (most entities)
+            // pushes none: hashing every name of the model twice was most of this table's cost.
+            if !children[entityIndex].isEmpty {
+                for name in names {
+                    steps += 1
+                    declaringOnPath[name, default: []].append(entityIndex)
+                }
             }
             onPath[entityIndex] = true
             path.append((entityIndex, 0))
@@ -82,7 +86,7 @@ struct InheritedProperties: Sendable {
                     let inherited = inheritedCounts[entityIndex] + model.ownPropertyNames(ofEntityAt: entityIndex).count
                     enter(children[entityIndex][nextChild], inheriting: inherited)
                 } else {
-                    for name in model.ownPropertyNames(ofEntityAt: entityIndex) {
+                    for name in model.ownPropertyNames(ofEntityAt: entityIndex) where !children[entityIndex].isEmpty {
                         steps += 1
                         declaringOnPath[name]?.removeLast()
                     }
