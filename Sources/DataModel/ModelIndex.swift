@@ -149,6 +149,50 @@ struct ModelIndex: Sendable {
             index.propertyTables[entityIndex] = own
         }
 
+        /// Appends the tables `other` collected from the entities that follow this builder's in
+        /// the document, as if they had been appended here one by one: every position in them
+        /// moves past this builder's, and a name already known keeps its first entity.
+        mutating func append(contentsOf other: Builder) {
+            let entityOffset = index.slots.count, nameOffset = index.propertyNames.count
+            let attributeOffset = index.attributeTraits.count, relationshipOffset = index.relationshipTraits.count
+            let theirs = other.index
+            index.positionByRelationship.reserveCapacity(index.positionByRelationship.count + theirs.positionByRelationship.count)
+            index.entityIndexByName.reserveCapacity(index.entityIndexByName.count + theirs.entityIndexByName.count)
+            index.slots.append(contentsOf: theirs.slots.lazy.map { slots in
+                var moved = slots
+                moved.firstName += nameOffset
+                moved.endOfNames += nameOffset
+                moved.firstAttribute += attributeOffset
+                moved.firstRelationship += relationshipOffset
+                return moved
+            })
+            index.propertyNames.append(contentsOf: theirs.propertyNames)
+            index.attributeTraits.append(contentsOf: theirs.attributeTraits)
+            index.attributes.append(contentsOf: theirs.attributes)
+            index.relationshipTraits.append(contentsOf: theirs.relationshipTraits)
+            index.relationships.append(contentsOf: theirs.relationships)
+            pendingInverses.append(contentsOf: other.pendingInverses)
+            for (identity, position) in theirs.positionByRelationship {
+                let moved = position.map {
+                    RelationshipPosition(entityIndex: $0.entityIndex + entityOffset, relationshipIndex: $0.relationshipIndex)
+                }
+                index.positionByRelationship[identity] = index.positionByRelationship[identity] == nil ? moved : .some(nil)
+            }
+            for (offset, name) in theirs.entityNames.enumerated() {
+                let entityIndex = entityOffset + offset
+                index.entityNames.append(name)
+                if index.entityIndexByName[name] == nil { index.entityIndexByName[name] = entityIndex }
+                index.namesakeIndexes.append(Int32(truncatingIfNeeded: index.entityIndexByName[name]!))
+            }
+            index.parentNames.append(contentsOf: theirs.parentNames)
+            for (parentName, children) in theirs.subentityIndexesByParent {
+                index.subentityIndexesByParent[parentName, default: []].append(contentsOf: children.map { $0 + entityOffset })
+            }
+            for (entityIndex, table) in theirs.propertyTables {
+                index.propertyTables[entityIndex + entityOffset] = table
+            }
+        }
+
         /// The finished tables: destinations and inverses resolved now that every name is known.
         consuming func finish() -> ModelIndex {
             var result = index

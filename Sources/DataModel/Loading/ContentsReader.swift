@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Builds a `Model` from the events of one `contents` file.
 ///
 /// The grammar (which element may hold which) is the one Xcode writes; see
@@ -97,18 +99,137 @@ struct ContentsReader {
         }
     }
 
+    /// The model the document describes. A large document is read in parts, one per core
+    /// (`ContentsParts`); what it gives is always what reading it whole gives.
     func read(_ bytes: [UInt8], version: ModelVersion, options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
-        var stack: [OpenElement] = []
-        var model: Model?
-        // A large model's tables are built on another thread as its entities close.
-        var index = ModelIndexFeed()
-        var skippedDepth = 0  // > 0 while inside <elements> (layout), which nobody needs
+        let document = try XMLEventParser.Document(bytes, options: options)
+        let cuts = ContentsParts.cuts(in: bytes, parts: ContentsParts.partCount(forBytes: bytes.count))
+        if !cuts.isEmpty, let model = readInParts(document, cuts: cuts, version: version, options: options) {
+            return model
+        }
+        return try readWhole(document, version: version, options: options)
+    }
 
-        try XMLEventParser.parse(bytes, options: options) { event in
+    /// Reads the document in one pass, on this thread; a large model's tables are built on
+    /// another thread as its entities close (`ModelIndexFeed`).
+    func readWhole(_ document: XMLEventParser.Document, version: ModelVersion,
+                   options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
+        var index = ModelIndexFeed()
+        let assembler = Assembler(reader: self, limits: options.limits) { index.add($0) }
+        try XMLEventParser.parse(document, options: options, handle: assembler.handle)
+        guard let root = assembler.root else {
+            throw XMLParseFailure(kind: .malformed, message: "the document has no <model> element", line: 1, column: 1)
+        }
+        return makeModel(root, version: version, index: index.finish())
+    }
+
+    /// Reads the parts between `cuts` at once, one per core, each building the tables of its
+    /// own entities, and joins them in document order. Nil when any part fails, or the parts
+    /// together pass a limit that each alone did not: the caller then reads the document
+    /// whole, which reports the failure exactly as it would have without the parts (see
+    /// `ContentsParts` for why a model read in parts equals the model read whole).
+    func readInParts(_ document: XMLEventParser.Document, cuts: [Int], version: ModelVersion,
+                     options: XMLEventParser.Options) -> Model? {
+        let bounds = [0] + cuts + [document.bytes.count]
+        let parts = (0..<bounds.count - 1).map { number in
+            XMLEventParser.Part(range: bounds[number]..<bounds[number + 1], rootName: KnownXMLName.model.rawValue,
+                                opensRoot: number > 0, closesRoot: number < bounds.count - 2)
+        }
+        let results = PartResults(count: parts.count)
+        DispatchQueue.concurrentPerform(iterations: parts.count) { number in
+            let tables = IndexBuilderBox()
+            let assembler = Assembler(reader: self, limits: options.limits) { tables.builder.append($0) }
+            do {
+                try XMLEventParser.parse(document, part: parts[number], options: options, handle: assembler.handle)
+            } catch {
+                return
+            }
+            guard let root = assembler.root else { return }
+            results[number] = PartResult(root: root, tables: tables.builder, elementCount: assembler.elementCount)
+        }
+        guard var read = results.takeAll() else { return nil }
+        // Each part counts the root it is given; the document has one.
+        let elementCount = read.reduce(0) { $0 + $1.elementCount } - (read.count - 1)
+        let entityCount = read.reduce(0) { $0 + $1.root.entities.count }
+        guard elementCount <= options.limits.maximumElements, entityCount <= options.limits.maximumEntities else {
+            return nil
+        }
+        // Moved out, not copied: appending to tables still referenced from `read` would copy
+        // every one of them first.
+        var tables = ModelIndex.Builder()
+        swap(&tables, &read[0].tables)
+        for part in read.dropFirst() { tables.append(contentsOf: part.tables) }
+        return makeModel(read.map(\.root), version: version, index: tables.finish())
+    }
+
+    /// What one part produced: its root (with the model-level elements of the part) and the
+    /// tables of its entities.
+    private struct PartResult {
+        var root: OpenElement
+        var tables: ModelIndex.Builder
+        var elementCount: Int
+    }
+
+    /// One slot per part, each written only by the task reading that part and read after
+    /// every task has finished; raw memory, so that no task writes to a shared array value (as
+    /// `LintEngine`'s result slots).
+    private final class PartResults: @unchecked Sendable {
+        private let slots: UnsafeMutableBufferPointer<PartResult?>
+
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: nil)
+        }
+
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+
+        subscript(number: Int) -> PartResult? {
+            get { slots[number] }
+            set { slots[number] = newValue }
+        }
+
+        /// Every part's result, moved out of its slot, or nil when a part failed.
+        func takeAll() -> [PartResult]? {
+            guard slots.allSatisfy({ $0 != nil }) else { return nil }
+            return slots.indices.map { slots[$0].take()! }
+        }
+    }
+
+    /// The tables one part builds as its entities close, on the part's own thread.
+    private final class IndexBuilderBox {
+        var builder = ModelIndex.Builder()
+    }
+
+    /// Turns one parse's events into elements: a stack of open elements, each closed into its
+    /// parent. `root` is the `<model>` element once it has closed.
+    private final class Assembler {
+        let reader: ContentsReader
+        let limits: LoadLimits
+        /// Called with each entity of the model as it closes, in document order.
+        let entityClosed: (Entity) -> Void
+        private(set) var root: OpenElement?
+        /// Every start tag seen, those skipped included (the parser's element count).
+        private(set) var elementCount = 0
+        // Only the parse touches these, one event at a time (as in `OpenElement`).
+        @exclusivity(unchecked) private var stack: [OpenElement] = []
+        /// Above zero while inside <elements> (layout), which nobody needs.
+        @exclusivity(unchecked) private var skippedDepth = 0
+
+        init(reader: ContentsReader, limits: LoadLimits, entityClosed: @escaping (Entity) -> Void) {
+            self.reader = reader
+            self.limits = limits
+            self.entityClosed = entityClosed
+        }
+
+        func handle(_ event: XMLEventParser.Event) throws {
             switch event {
             case .text:
                 break
             case .start(let tag):
+                elementCount += 1
                 if skippedDepth > 0 {
                     skippedDepth += 1
                     return
@@ -121,16 +242,16 @@ struct ContentsReader {
                                 + "this is not a Core Data model's contents file",
                             line: tag.line, column: tag.column)
                     }
-                    stack.append(OpenElement(tag, file: file, isUnknown: false))
+                    stack.append(OpenElement(tag, file: reader.file, isUnknown: false))
                     return
                 }
                 if tag.known == .elements && parent.known == .model && !parent.isUnknown {
                     skippedDepth = 1
                     return
                 }
-                let allowed = !parent.isUnknown && Self.allows(parent.known, tag.known)
-                if allowed { try Self.checkLimits(of: tag, in: parent, limits: options.limits) }
-                stack.append(OpenElement(tag, file: file, isUnknown: !allowed))
+                let allowed = !parent.isUnknown && ContentsReader.allows(parent.known, tag.known)
+                if allowed { try ContentsReader.checkLimits(of: tag, in: parent, limits: limits) }
+                stack.append(OpenElement(tag, file: reader.file, isUnknown: !allowed))
             case .end:
                 if skippedDepth > 0 {
                     skippedDepth -= 1
@@ -138,21 +259,17 @@ struct ContentsReader {
                 }
                 guard let element = stack.popLast() else { return }
                 if let parent = stack.last {
-                    close(element, into: parent)
+                    reader.close(element, into: parent)
                     // An entity of the model itself (the root is always <model>).
                     if stack.count == 1, element.known == .entity, !element.isUnknown,
                        let entity = parent.produced?.entities.last {
-                        index.add(entity)
+                        entityClosed(entity)
                     }
                 } else {
-                    model = makeModel(element, version: version, index: index.finish())
+                    root = element
                 }
             }
         }
-        guard let model else {
-            throw XMLParseFailure(kind: .malformed, message: "the document has no <model> element", line: 1, column: 1)
-        }
-        return model
     }
 
     // MARK: Limits
@@ -279,10 +396,20 @@ struct ContentsReader {
     // MARK: Typed values
 
     private func makeModel(_ element: OpenElement, version: ModelVersion, index: ModelIndex?) -> Model {
-        Model(file: file, version: version, entities: element.entities, configurations: element.configurations,
-              fetchRequests: element.fetchRequests, composites: element.composites,
-              userInfo: UserInfo(element.userInfo), unknownElements: element.unknownElements,
-              xmlAttributes: element.attributes, location: element.location, index: index)
+        makeModel([element], version: version, index: index)
+    }
+
+    /// The model from the roots of a document's parts, in document order: the first is the
+    /// document's own `<model>`, and each later one holds the elements of its part.
+    private func makeModel(_ roots: [OpenElement], version: ModelVersion, index: ModelIndex?) -> Model {
+        let root = roots[0]
+        func joined<Element>(_ elements: (OpenElement) -> [Element]) -> [Element] {
+            roots.count == 1 ? elements(root) : roots.flatMap(elements)
+        }
+        return Model(file: file, version: version, entities: joined(\.entities), configurations: joined(\.configurations),
+                     fetchRequests: joined(\.fetchRequests), composites: joined(\.composites),
+                     userInfo: UserInfo(joined(\.userInfo)), unknownElements: joined(\.unknownElements),
+                     xmlAttributes: root.attributes, location: root.location, index: index)
     }
 
     // Each typed element is decoded in one pass over its attributes, switching on the

@@ -78,19 +78,74 @@ enum XMLEventParser {
         _ bytes: [UInt8], options: Options = Options(),
         handle: (Event) throws -> Void
     ) throws(XMLParseFailure) {
-        installRefusingEntityLoader
-        let lines = LineTable(bytes)
-        let attributeLimit = options.limits.maximumAttributesPerElement
-        if let crowded = StartTagScanner.firstTag(in: bytes, withMoreAttributesThan: attributeLimit) {
-            let (line, column) = lines.position(ofByte: crowded.offset)
-            throw XMLParseFailure(
-                LoadLimitExceeded(.attributesPerElement, maximum: attributeLimit, subject: "<\(crowded.name)>"),
-                line: line, column: column)
-        }
-        return try withoutActuallyEscaping(handle) { handle throws(XMLParseFailure) in
-            let session = ParseSession(bytes: bytes, lines: lines, options: options, handle: handle)
+        try parse(Document(bytes, options: options), options: options, handle: handle)
+    }
+
+    /// Parses the whole `document`, or only `part` of it, calling `handle` for each event in order.
+    static func parse(
+        _ document: Document, part: Part? = nil, options: Options,
+        handle: (Event) throws -> Void
+    ) throws(XMLParseFailure) {
+        try withoutActuallyEscaping(handle) { handle throws(XMLParseFailure) in
+            let session = ParseSession(document: document, part: part, options: options, handle: handle)
             try session.run()
         }
+    }
+
+    /// A document's bytes, checked before libxml2 sees them (see `StartTagScanner`), with the
+    /// table that turns a byte offset into a line and column. Built once, whether the
+    /// document is then parsed whole or in parts.
+    struct Document: Sendable {
+        let bytes: [UInt8]
+        let lines: LineTable
+
+        init(_ bytes: [UInt8], options: Options) throws(XMLParseFailure) {
+            installRefusingEntityLoader
+            let lines = LineTable(bytes)
+            let attributeLimit = options.limits.maximumAttributesPerElement
+            if let crowded = StartTagScanner.firstTag(in: bytes, withMoreAttributesThan: attributeLimit) {
+                let (line, column) = lines.position(ofByte: crowded.offset)
+                throw XMLParseFailure(
+                    LoadLimitExceeded(.attributesPerElement, maximum: attributeLimit, subject: "<\(crowded.name)>"),
+                    line: line, column: column)
+            }
+            self.bytes = bytes
+            self.lines = lines
+        }
+    }
+
+    /// A run of the root element's content, parsed as a document of its own: the bytes of
+    /// `range`, after a bare start tag of the root when the run starts past the root's own, and
+    /// before its end tag when the run stops short of the document's end. Several parts of one
+    /// document can be parsed at once, one per core (see `ContentsParts`).
+    ///
+    /// Events report positions in the whole document. A part that fails says only that the
+    /// cut was not where a part can start or end, or that the document is malformed; its
+    /// message and position are not the whole document's, so a caller parses the document
+    /// whole to report it.
+    struct Part: Sendable {
+        var range: Range<Int>
+        /// The root element's name, e.g. `model`.
+        var rootName: String
+        /// Whether the part starts past the root's start tag, which is then written before it.
+        var opensRoot: Bool
+        /// Whether the part ends before the root's end tag, which is then written after it.
+        var closesRoot: Bool
+
+        /// What libxml2 reads for this part.
+        func input(from bytes: [UInt8]) -> [UInt8] {
+            let head = opensRoot ? Array("<\(rootName)>".utf8) : []
+            let tail = closesRoot ? Array("</\(rootName)>".utf8) : []
+            var input: [UInt8] = []
+            input.reserveCapacity(head.count + range.count + tail.count)
+            input += head
+            input += bytes[range]
+            input += tail
+            return input
+        }
+
+        /// The offset in the whole document of the input's first byte (negative past the head).
+        var inputOrigin: Int { range.lowerBound - (opensRoot ? rootName.utf8.count + 2 : 0) }
     }
 
     /// Installed once per process: every external entity or DTD request gets nothing, and
@@ -108,7 +163,7 @@ enum XMLEventParser {
 }
 
 /// Maps byte offsets to 1-based line and column (in Unicode scalars).
-struct LineTable {
+struct LineTable: Sendable {
     private let lineStarts: [Int]
     private let bytes: [UInt8]
 
@@ -126,6 +181,9 @@ struct LineTable {
         self.lineStarts = starts
         self.bytes = bytes
     }
+
+    /// The length of the document the table was made for.
+    var byteCount: Int { bytes.count }
 
     func position(ofByte offset: Int) -> (line: Int, column: Int) {
         var hint = 0
@@ -202,7 +260,11 @@ struct LineTable {
 /// The state one parse shares with libxml2's C callbacks, which reach it through
 /// `ctxt->userData`.
 private final class ParseSession {
-    let bytes: [UInt8]
+    /// What libxml2 reads: the whole document, or a part of it (see `XMLEventParser.Part`).
+    let input: [UInt8]
+    /// The offset in the whole document of `input`'s first byte.
+    let inputOrigin: Int
+    /// The whole document's lines: positions are always reported in the whole document.
     let lines: LineTable
     let options: XMLEventParser.Options
     let handle: (XMLEventParser.Event) throws -> Void
@@ -225,19 +287,26 @@ private final class ParseSession {
     /// The offset of the last start tag's `<`, where the search for the next one begins.
     @exclusivity(unchecked) var previousTagStart = 0
 
-    init(bytes: [UInt8], lines: LineTable, options: XMLEventParser.Options,
+    init(document: XMLEventParser.Document, part: XMLEventParser.Part?, options: XMLEventParser.Options,
          handle: @escaping (XMLEventParser.Event) throws -> Void) {
-        self.bytes = bytes
-        self.lines = lines
+        self.input = part?.input(from: document.bytes) ?? document.bytes
+        self.inputOrigin = part?.inputOrigin ?? 0
+        self.lines = document.lines
         self.options = options
         self.handle = handle
+        self.previousTagStart = part?.range.lowerBound ?? 0
+    }
+
+    /// The offset in the whole document of the byte at `offset` in `input`, kept inside it.
+    func documentOffset(ofInput offset: Int) -> Int {
+        max(0, min(inputOrigin + offset, lines.byteCount - 1))
     }
 
     func run() throws(XMLParseFailure) {
-        guard bytes.count < Int(Int32.max) else {
+        guard input.count < Int(Int32.max) else {
             throw XMLParseFailure(kind: .refused, message: "file is too large for the XML parser", line: 1, column: 1)
         }
-        let created = bytes.withUnsafeBufferPointer { buffer in
+        let created = input.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 xmlCreateMemoryParserCtxt($0, Int32(buffer.count))
             }
@@ -299,8 +368,7 @@ private final class ParseSession {
 
     func currentPosition() -> (line: Int, column: Int) {
         guard let context else { return (1, 1) }
-        let offset = Int(xmlByteConsumed(context))
-        return lines.position(ofByte: max(0, min(offset, bytes.count)))
+        return lines.position(ofByte: documentOffset(ofInput: Int(xmlByteConsumed(context))))
     }
 
     func flushText() {
@@ -346,9 +414,8 @@ private final class ParseSession {
             guard let session = ParseSession.from(userData), !session.hasFailed else { return }
             session.flushText()
             session.depth += 1
-            let tagEnd = Int(xmlByteConsumed(session.context))
-            let start = session.lines.tagStart(before: min(tagEnd, session.bytes.count - 1),
-                                               searchingFrom: session.previousTagStart)
+            let tagEnd = session.documentOffset(ofInput: Int(xmlByteConsumed(session.context)))
+            let start = session.lines.tagStart(before: tagEnd, searchingFrom: session.previousTagStart)
             session.previousTagStart = start
             let (line, column) = session.lines.position(ofByte: start, hint: &session.lineHint)
             let (name, known) = localName.map { session.names.name(at: $0) } ?? ("", nil)
