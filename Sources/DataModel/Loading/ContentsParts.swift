@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Foundation
 
 /// Where a large `contents` document can be cut so that its parts are parsed at once, one per
