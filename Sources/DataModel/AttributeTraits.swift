@@ -11,6 +11,8 @@ public struct AttributeTraits: Hashable, Sendable {
     public var allowsExternalBinaryDataStorage: Bool
     /// True when any default, minimum or maximum is written (values, lengths or dates).
     public var hasDefaultOrBounds: Bool
+    /// True when the attribute has a `userInfo` entry (where `momlint:disable` is written).
+    public var hasUserInfo: Bool
 
     public init(_ attribute: Attribute) {
         attributeType = attribute.attributeType
@@ -20,6 +22,7 @@ public struct AttributeTraits: Hashable, Sendable {
         hasDefaultOrBounds = attribute.defaultValueString != nil || attribute.minValueString != nil
             || attribute.maxValueString != nil || attribute.defaultDateTimeInterval != nil
             || attribute.minDateTimeInterval != nil || attribute.maxDateTimeInterval != nil
+        hasUserInfo = !attribute.userInfo.isEmpty
     }
 }
 

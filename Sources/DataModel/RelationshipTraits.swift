@@ -21,6 +21,8 @@ public struct RelationshipTraits: Hashable, Sendable {
     /// True when a count, as a value or as written, is anything but 0 or 1 (what Xcode writes
     /// for an ordinary relationship) or is not a whole number.
     public var hasUnusualCount: Bool
+    /// True when the relationship has a `userInfo` entry (where `momlint:disable` is written).
+    public var hasUserInfo: Bool
 
     public init(_ relationship: Relationship) {
         deletionRule = relationship.deletionRule
@@ -37,6 +39,7 @@ public struct RelationshipTraits: Hashable, Sendable {
         }
         hasUnusualCount = Self.isUnusual(relationship.minCount) || Self.isUnusual(relationship.maxCount)
             || Self.isUnusual(relationship.minCountText) || Self.isUnusual(relationship.maxCountText)
+        hasUserInfo = !relationship.userInfo.isEmpty
     }
 
     private static func isUnusual(_ count: Int?) -> Bool {

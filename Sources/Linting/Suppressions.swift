@@ -41,16 +41,29 @@ public struct Suppressions: Sendable {
                 unknown.append((id, entry.location ?? elementLocation))
             }
         }
-        // Nearly every element has no userInfo: it is skipped before its location is read.
-        for entity in model.entities {
-            check(entity.userInfo, elementLocation: entity.location)
-            for attribute in entity.attributes where !attribute.userInfo.isEmpty {
-                check(attribute.userInfo, elementLocation: attribute.location)
+        // Most userInfo holds other keys: the element's location is copied only for the rest.
+        func disables(_ userInfo: UserInfo) -> Bool {
+            userInfo.entries.contains { $0.key == userInfoKey }
+        }
+        // Nearly every attribute and relationship has no userInfo: they are picked from the
+        // model's trait tables, so the others are never visited (on a large model, visiting each
+        // one's heap block cost more than the rest of the check).
+        let attributes = model.attributePositions { $0.hasUserInfo }
+        let relationships = model.relationshipPositions(atPositions: { model.traits(ofRelationshipAt: $0).hasUserInfo })
+        var nextAttribute = 0, nextRelationship = 0
+        for (entityIndex, entity) in model.entities.enumerated() {
+            if disables(entity.userInfo) { check(entity.userInfo, elementLocation: entity.location) }
+            while nextAttribute < attributes.count, attributes[nextAttribute].entityIndex == entityIndex {
+                let attribute = model.attribute(at: attributes[nextAttribute])
+                if disables(attribute.userInfo) { check(attribute.userInfo, elementLocation: attribute.location) }
+                nextAttribute += 1
             }
-            for relationship in entity.relationships where !relationship.userInfo.isEmpty {
-                check(relationship.userInfo, elementLocation: relationship.location)
+            while nextRelationship < relationships.count, relationships[nextRelationship].entityIndex == entityIndex {
+                let relationship = model.relationship(at: relationships[nextRelationship])
+                if disables(relationship.userInfo) { check(relationship.userInfo, elementLocation: relationship.location) }
+                nextRelationship += 1
             }
-            for fetched in entity.fetchedProperties where !fetched.userInfo.isEmpty {
+            for fetched in entity.fetchedProperties where disables(fetched.userInfo) {
                 check(fetched.userInfo, elementLocation: fetched.location)
             }
         }

@@ -53,4 +53,39 @@ import Testing
         ])
         #expect(findings(try model(entityUserInfo: "some_other_rule")) == findings(try model()))
     }
+
+    /// Every kind of element that can carry `momlint:disable` is searched for unknown ids, in
+    /// document order, each reported where its entry is; elements without userInfo between them
+    /// are passed over.
+    @Test func unknownRuleIDsAreFoundOnEveryKindOfElementInDocumentOrder() throws {
+        func disable(_ value: String) -> String {
+            "<userInfo><entry key=\"momlint:disable\" value=\"\(value)\"/></userInfo>"
+        }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" minimumToolsVersion="Automatic">
+                <entity name="Book">
+                    <attribute name="plain" attributeType="String"/>
+                    <attribute name="title" attributeType="String">\(disable("typo_one, missing_inverse"))</attribute>
+                    <relationship name="editor" optional="YES" maxCount="1" deletionRule="No Action" destinationEntity="Book"/>
+                    <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf">\(disable("typo_two"))</relationship>
+                    <fetchedProperty name="related" optional="YES">
+                        <fetchRequest name="fetchedPropertyFetchRequest" entity="Book"/>
+                        \(disable("typo_three"))
+                    </fetchedProperty>
+                    \(disable("typo_four, all"))
+                </entity>
+                <entity name="Shelf">
+                    <attribute name="label" attributeType="String"/>
+                    <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book">\(disable("b_typo, a_typo"))</relationship>
+                    <attribute name="code" attributeType="String">\(disable("typo_five"))</attribute>
+                </entity>
+            </model>
+            """
+        let model = try ModelLoader().model(fromContents: Array(xml.utf8), file: "Book.xcdatamodel/contents")
+        let unknown = Suppressions.unknownRuleIDs(in: model, knownRuleIDs: ["missing_inverse"])
+        #expect(unknown.map { "\($0.ruleID) \($0.location.line)" } == [
+            "typo_four 12", "typo_one 5", "typo_two 7", "typo_three 10", "typo_five 17", "a_typo 16", "b_typo 16",
+        ])
+    }
 }
