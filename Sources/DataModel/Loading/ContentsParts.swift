@@ -33,8 +33,9 @@ enum ContentsParts {
     /// How many parts a document of `byteCount` bytes is read in: one per core, each at least
     /// `minimumPartBytes`.
     static func partCount(forBytes byteCount: Int) -> Int {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        return max(1, min(cores, byteCount / minimumPartBytes))
+        let shares = byteCount / minimumPartBytes
+        guard shares > 1 else { return 1 }
+        return min(ProcessInfo.processInfo.activeProcessorCount, shares)
     }
 
     /// Up to `parts - 1` offsets, increasing, each the `<` of an `<entity` start tag that begins a
