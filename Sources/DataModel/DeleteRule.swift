@@ -32,3 +32,22 @@ public enum DeleteRule: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { xmlName }
 }
+
+extension DeleteRule {
+    /// Which rule it is, without an unknown rule's spelling. `RelationshipTraits` stores this:
+    /// a value holding no string copies without counting references, and rules copy the traits
+    /// of every relationship of the model, several times over.
+    public enum Kind: UInt8, Hashable, Sendable {
+        case noAction, nullify, cascade, deny, unknown
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .noAction: .noAction
+        case .nullify: .nullify
+        case .cascade: .cascade
+        case .deny: .deny
+        case .unknown: .unknown
+        }
+    }
+}

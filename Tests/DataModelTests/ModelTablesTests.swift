@@ -112,7 +112,7 @@ import MomlintTestSupport
                 let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
                 let traits = model.traits(ofRelationshipAt: position)
                 #expect(traits == RelationshipTraits(relationship))
-                #expect(traits.deletionRule == relationship.deletionRule && traits.isToMany == relationship.isToMany
+                #expect(traits.deletionRule == relationship.deletionRule.kind && traits.isToMany == relationship.isToMany
                         && traits.isOptional == relationship.isOptional && traits.isTransient == relationship.isTransient
                         && traits.hasInverseName == (relationship.inverseName != nil)
                         && traits.minimumCount == (relationship.minCount ?? 0) && traits.isRequired == relationship.isRequired)
