@@ -89,11 +89,12 @@ public struct LintEngine: Sendable {
         guard cores > 1, instances.count > 1, linted.model.entities.count >= concurrentEntityCount else {
             return instances.map { $0.violations(in: linted) }
         }
-        let results = ResultSlots<[Violation]>(count: instances.count)
+        let results = ConcurrentSlots<[Violation]>(count: instances.count)
         DispatchQueue.concurrentPerform(iterations: instances.count) { index in
             results[index] = instances[index].violations(in: linted)
         }
-        return results.values
+        // Every task has filled its slot when concurrentPerform returns.
+        return results.takeAll()!
     }
 
     /// The severity the rule's findings get: the configured override or the rule's default
@@ -125,28 +126,4 @@ public struct RejectedRuleOption: Error, Hashable, Sendable, CustomStringConvert
 
     /// e.g. "rule 'too_many_properties': option 'limit' expects a whole number, not 'many'".
     public var description: String { "rule '\(ruleID)': \(error)" }
-}
-
-/// One slot per concurrent task: each task writes only its own index, and the slots are read
-/// after `concurrentPerform` has returned, so no two threads ever touch the same memory. The
-/// slots are raw memory rather than an array so that no task writes to a shared array value.
-private final class ResultSlots<Value>: @unchecked Sendable {
-    private let slots: UnsafeMutableBufferPointer<Value?>
-
-    init(count: Int) {
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil)
-    }
-
-    deinit {
-        slots.deinitialize()
-        slots.deallocate()
-    }
-
-    subscript(index: Int) -> Value? {
-        get { slots[index] }
-        set { slots[index] = newValue }
-    }
-
-    var values: [Value] { slots.map { $0! } }
 }

@@ -83,9 +83,10 @@ import MomlintTestSupport
         #expect(cutsTried == 28)
     }
 
-    /// A generated model large enough to be read in parts by `read` itself (as `momlint lint`
-    /// does): the cuts it picks give the whole's model.
-    @Test func aLargeGeneratedModelReadsAsTheWhole() throws {
+    /// A model large enough to be worth three parts (Notes' entities repeated under new names):
+    /// the cuts `ContentsParts` picks give the whole's model, and `read`, which picks them itself
+    /// on a machine of several cores, gives it too.
+    @Test func aLargeModelReadsAsTheWholeAtTheCutsItsPartsPick() throws {
         let bytes = Array(try String(contentsOfFile: Fixtures.path("Fixtures/Models/Notes.xcdatamodeld/Notes.xcdatamodel/contents"),
                                      encoding: .utf8).utf8)
         // Notes is small: repeat its entities under new names until the document has three parts' worth.
@@ -105,7 +106,8 @@ import MomlintTestSupport
         let whole = try reader.readWhole(document, version: ModelLoader.standaloneVersion, options: Self.options)
         let parted = try #require(reader.readInParts(document, cuts: cuts, version: ModelLoader.standaloneVersion,
                                                      options: Self.options))
-        expectSameModel(parted, whole, "generated")
+        expectSameModel(parted, whole, "three parts")
+        expectSameModel(try reader.read(large, version: ModelLoader.standaloneVersion, options: Self.options), whole, "read")
         #expect(whole.entities.count > 1_000)
     }
 

@@ -135,7 +135,7 @@ struct ContentsReader {
             XMLEventParser.Part(range: bounds[number]..<bounds[number + 1], rootName: KnownXMLName.model.rawValue,
                                 opensRoot: number > 0, closesRoot: number < bounds.count - 2)
         }
-        let results = PartResults(count: parts.count)
+        let results = ConcurrentSlots<PartResult>(count: parts.count)
         DispatchQueue.concurrentPerform(iterations: parts.count) { number in
             let tables = IndexBuilderBox()
             let assembler = Assembler(reader: self, limits: options.limits) { tables.builder.append($0) }
@@ -168,34 +168,6 @@ struct ContentsReader {
         var root: OpenElement
         var tables: ModelIndex.Builder
         var elementCount: Int
-    }
-
-    /// One slot per part, each written only by the task reading that part and read after
-    /// every task has finished; raw memory, so that no task writes to a shared array value (as
-    /// `LintEngine`'s result slots).
-    private final class PartResults: @unchecked Sendable {
-        private let slots: UnsafeMutableBufferPointer<PartResult?>
-
-        init(count: Int) {
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: nil)
-        }
-
-        deinit {
-            slots.deinitialize()
-            slots.deallocate()
-        }
-
-        subscript(number: Int) -> PartResult? {
-            get { slots[number] }
-            set { slots[number] = newValue }
-        }
-
-        /// Every part's result, moved out of its slot, or nil when a part failed.
-        func takeAll() -> [PartResult]? {
-            guard slots.allSatisfy({ $0 != nil }) else { return nil }
-            return slots.indices.map { slots[$0].take()! }
-        }
     }
 
     /// The tables one part builds as its entities close, on the part's own thread.
