@@ -196,6 +196,27 @@ import MomlintTestSupport
             expectSameTables(first.finish(), ModelIndex(entities: model.entities), "split at \(split)")
         }
     }
+
+    /// libxml2 pulls a part's input in pieces of its own choosing: whatever their size, the
+    /// pieces join into the bare start tag, the part's bytes and the end tag, and then stop.
+    @Test(arguments: [1, 2, 3, 7, 4000, 1 << 20])
+    func aPartsInputReadsAsHeadRangeAndTailInAnyPieces(pieceSize: Int) {
+        let bytes = Array("<model>\n<entity name=\"A\"/>\n<entity name=\"B\"/>\n</model>\n".utf8)
+        let range = 8..<27  // the first entity and its newline
+        let part = XMLEventParser.Part(range: range, rootName: "model", opensRoot: true, closesRoot: true)
+        var input = ParserInput(bytes, range: range, head: part.head, tail: part.tail)
+        var read: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: pieceSize)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { input.read(into: $0.baseAddress!, maximum: pieceSize) }
+            guard count > 0 else { break }
+            #expect(count <= pieceSize)
+            read += buffer[..<count]
+        }
+        #expect(String(decoding: read, as: UTF8.self) == "<model><entity name=\"A\"/>\n</model>")
+        #expect(read.count == input.count)
+        #expect(buffer.withUnsafeMutableBytes { input.read(into: $0.baseAddress!, maximum: pieceSize) } == 0)
+    }
 }
 
 private func expectSameTables(_ merged: ModelIndex, _ single: ModelIndex, _ context: String,

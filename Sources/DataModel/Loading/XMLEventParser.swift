@@ -132,17 +132,10 @@ enum XMLEventParser {
         /// Whether the part ends before the root's end tag, which is then written after it.
         var closesRoot: Bool
 
-        /// What libxml2 reads for this part.
-        func input(from bytes: [UInt8]) -> [UInt8] {
-            let head = opensRoot ? Array("<\(rootName)>".utf8) : []
-            let tail = closesRoot ? Array("</\(rootName)>".utf8) : []
-            var input: [UInt8] = []
-            input.reserveCapacity(head.count + range.count + tail.count)
-            input += head
-            input += bytes[range]
-            input += tail
-            return input
-        }
+        /// The bare start tag written before the part's bytes, if any.
+        var head: [UInt8] { opensRoot ? Array("<\(rootName)>".utf8) : [] }
+        /// The end tag written after the part's bytes, if any.
+        var tail: [UInt8] { closesRoot ? Array("</\(rootName)>".utf8) : [] }
 
         /// The offset in the whole document of the input's first byte (negative past the head).
         var inputOrigin: Int { range.lowerBound - (opensRoot ? rootName.utf8.count + 2 : 0) }
@@ -261,7 +254,7 @@ struct LineTable: Sendable {
 /// `ctxt->userData`.
 private final class ParseSession {
     /// What libxml2 reads: the whole document, or a part of it (see `XMLEventParser.Part`).
-    let input: [UInt8]
+    @exclusivity(unchecked) var input: ParserInput
     /// The offset in the whole document of `input`'s first byte.
     let inputOrigin: Int
     /// The whole document's lines: positions are always reported in the whole document.
@@ -289,7 +282,8 @@ private final class ParseSession {
 
     init(document: XMLEventParser.Document, part: XMLEventParser.Part?, options: XMLEventParser.Options,
          handle: @escaping (XMLEventParser.Event) throws -> Void) {
-        self.input = part?.input(from: document.bytes) ?? document.bytes
+        self.input = part.map { ParserInput(document.bytes, range: $0.range, head: $0.head, tail: $0.tail) }
+            ?? ParserInput(document.bytes, range: document.bytes.indices)
         self.inputOrigin = part?.inputOrigin ?? 0
         self.lines = document.lines
         self.options = options
@@ -306,11 +300,18 @@ private final class ParseSession {
         guard input.count < Int(Int32.max) else {
             throw XMLParseFailure(kind: .refused, message: "file is too large for the XML parser", line: 1, column: 1)
         }
-        let created = input.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                xmlCreateMemoryParserCtxt($0, Int32(buffer.count))
-            }
-        }
+        // libxml2 pulls the input through `read`, a buffer at a time, straight from the
+        // document's bytes: a memory parser would first copy all of them (or a part's) into a
+        // buffer of its own, as large as the file, every page of it faulted in. The encoding is
+        // left to libxml2 to detect, as for a memory parser.
+        let created = xmlCreateIOParserCtxt(
+            nil, nil,
+            { session, buffer, length in
+                guard let session = ParseSession.from(session), let buffer, length > 0 else { return -1 }
+                return Int32(session.input.read(into: buffer, maximum: Int(length)))
+            },
+            nil,
+            Unmanaged.passUnretained(self).toOpaque(), XML_CHAR_ENCODING_NONE)
         guard let context = created else {
             throw XMLParseFailure(kind: .malformed, message: "libxml2 could not create a parser", line: 1, column: 1)
         }
@@ -505,6 +506,46 @@ private final class ParseSession {
             session.fail(.malformed, message, line: Int(max(1, error.pointee.line)), column: Int(max(1, error.pointee.int2)))
         }
         return handler
+    }
+}
+
+/// What one parse hands libxml2: `head`, then the document's bytes in `range`, then `tail`,
+/// read front to back in pieces as libxml2 asks for them (see `ParseSession.run`).
+struct ParserInput {
+    private let bytes: [UInt8]
+    private let head: [UInt8]
+    private let range: Range<Int>
+    private let tail: [UInt8]
+    /// How many bytes have been handed out so far.
+    private var position = 0
+
+    init(_ bytes: [UInt8], range: Range<Int>, head: [UInt8] = [], tail: [UInt8] = []) {
+        self.bytes = bytes
+        self.range = range
+        self.head = head
+        self.tail = tail
+    }
+
+    var count: Int { head.count + range.count + tail.count }
+
+    /// Copies the next bytes, at most `maximum`, to `buffer`; returns how many (0 at the end).
+    mutating func read(into buffer: UnsafeMutableRawPointer, maximum: Int) -> Int {
+        var written = 0
+        var position = self.position
+        /// Copies what comes next from `segment`, which starts at `start` in the input.
+        func take(_ segment: UnsafeRawBufferPointer, startingAt start: Int) {
+            let offset = position - start
+            guard written < maximum, offset >= 0, offset < segment.count, let base = segment.baseAddress else { return }
+            let length = min(segment.count - offset, maximum - written)
+            (buffer + written).copyMemory(from: base + offset, byteCount: length)
+            written += length
+            position += length
+        }
+        head.withUnsafeBytes { take($0, startingAt: 0) }
+        bytes.withUnsafeBytes { take(UnsafeRawBufferPointer(rebasing: $0[range]), startingAt: head.count) }
+        tail.withUnsafeBytes { take($0, startingAt: head.count + range.count) }
+        self.position = position
+        return written
     }
 }
 
