@@ -57,6 +57,21 @@ import MomlintTestSupport
         #expect(try failure("Empty.xcdatamodel").reason == .emptyFile)
     }
 
+    /// The message names the file that is empty: a bundle's `.xccurrentversion` is no model.
+    @Test func emptyCurrentVersionFileSaysWhatItShouldHold() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let bundle = root.appendingPathComponent("Shop.xcdatamodeld")
+        try Fixtures.write(Fixtures.contents("<entity name=\"A\"/>"),
+                           to: bundle.appendingPathComponent("Shop.xcdatamodel/contents"))
+        try Fixtures.write("\n", to: bundle.appendingPathComponent(".xccurrentversion"))
+        let result = ModelLoader().load(paths: [bundle.path])
+        let error = try #require(result.failures.first)
+        #expect(error.reason == .emptyFile)
+        #expect(error.message == "the file is empty; a bundle's .xccurrentversion is a property list that names its current version")
+        #expect(result.models.count == 1)
+    }
+
     @Test func invalidUTF8() throws {
         let error = try failure("InvalidUTF8.xcdatamodel")
         #expect(error.line == 3)

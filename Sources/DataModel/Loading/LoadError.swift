@@ -53,6 +53,8 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .binaryPropertyList:
             "the file is a binary property list, not XML; open the model in a current Xcode and save it "
                 + "to write it as XML"
+        case .emptyFile where path.split(separator: "/").last == ".xccurrentversion":
+            "the file is empty; a bundle's .xccurrentversion is a property list that names its current version"
         case .emptyFile:
             "the file is empty; a model's contents file holds a <model> element"
         case .notARegularFile(let kind):
