@@ -202,12 +202,8 @@ public struct ModelExporter: Sendable {
     /// `defaultDateTimeInterval` and the date limits are seconds since 2001-01-01 00:00:00 UTC;
     /// the export writes them as ISO 8601, as the conformance protocol writes dates.
     static func date(_ text: String) -> ExportValue? {
-        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite else { return nil }
-        let formatter = ISO8601DateFormatter()
-        if seconds.rounded() != seconds {
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        }
-        return .string(formatter.string(from: Date(timeIntervalSinceReferenceDate: seconds)))
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        return ISO8601DateTime.string(secondsSinceReferenceDate: seconds).map(ExportValue.string)
     }
 
     // MARK: Relationships

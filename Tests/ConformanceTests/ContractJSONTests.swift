@@ -119,6 +119,49 @@ import Testing
         #expect(try AttributeValue.string(text).coerced(to: .date) == .date(secondsSinceReferenceDate: seconds))
     }
 
+    /// A date is written with the fewest fractional digits that read back as the same number:
+    /// Core Data keeps more than milliseconds (a real store holds `541369085.083766`), and a
+    /// dump or a request to a process store must not round them away.
+    @Test(arguments: [
+        (541_369_085.083_766, "2018-02-26T20:18:05.083766Z"), (541_369_085.083_765_9, "2018-02-26T20:18:05.0837659Z"),
+        (612_662_400.25, "2020-06-01T00:00:00.25Z"),
+        (612_662_400, "2020-06-01T00:00:00Z"), (-978_307_201, "1969-12-31T23:59:59Z"),
+        (-26_481_600, "2000-02-29T12:00:00Z"), (-1.5, "2000-12-31T23:59:58.5Z"),
+        (-63_145_526_400, "0000-01-01T00:00:00Z"), (252_423_993_599.5, "9999-12-31T23:59:59.5Z"),
+    ])
+    func aDateIsWrittenWithEveryDigitItHolds(_ seconds: Double, _ text: String) throws {
+        let json = String(decoding: try JSONEncoder().encode([AttributeValue.date(secondsSinceReferenceDate: seconds)]),
+                          as: UTF8.self)
+        #expect(json == "[\"\(text)\"]")
+        #expect(AttributeValue.date(secondsSinceReferenceDate: seconds).description == text)
+        #expect(AttributeValue.date(fromISO8601DateTime: text) == .date(secondsSinceReferenceDate: seconds))
+    }
+
+    @Test func everyDateReadsBackAsTheSameNumber() throws {
+        var generator = SystemRandomNumberGenerator()
+        var samples: [Double] = [1e-9, .leastNonzeroMagnitude, 0.1, 1, 1.000_000_000_000_000_2, 978_307_200.123_456_789]
+        for _ in 0..<2_000 {
+            samples.append(Double.random(in: -63_145_526_400 ..< -1, using: &generator))
+            samples.append(Double.random(in: 0..<4_000_000_000, using: &generator))
+        }
+        for seconds in samples {
+            let json = try JSONEncoder().encode(AttributeValue.date(secondsSinceReferenceDate: seconds))
+            let text = try JSONDecoder().decode(String.self, from: json)
+            #expect(AttributeValue.date(fromISO8601DateTime: text) == .date(secondsSinceReferenceDate: seconds),
+                    "\(seconds) was written \(text)")
+        }
+    }
+
+    /// ISO 8601's four-digit years hold 0000–9999: a date outside is an encoding error, never
+    /// a wrong date, and a message shows it as a number.
+    @Test(arguments: [-63_145_526_401, 252_423_993_600, .infinity, .nan] as [Double])
+    func aDateOutsideTheFourDigitYearsIsNotWrittenAsOne(_ seconds: Double) {
+        #expect(throws: EncodingError.self) {
+            try JSONEncoder().encode([AttributeValue.date(secondsSinceReferenceDate: seconds)])
+        }
+        #expect(AttributeValue.date(secondsSinceReferenceDate: seconds).description.hasSuffix(" seconds since 2001-01-01T00:00:00Z"))
+    }
+
     /// A scenario may write a date alone for midnight UTC (contract §5); a store's answer may not
     /// (docs/implementers.md §3.5), since a store that drops the time would pass.
     @Test func aDateAloneIsMidnightInScenariosButNotAnAnswer() throws {

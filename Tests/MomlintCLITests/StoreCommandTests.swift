@@ -66,7 +66,8 @@ import Testing
         #expect(first["entity"] as? String == "TodoItem")
         #expect(first["id"] as? String == "x-coredata://F76F1F4C-F2BC-41B5-A4BF-799AB57815F1/TodoItem/p1")
         #expect((first["values"] as? [String: Any])?["name"] as? String == "call landlord")
-        #expect((first["values"] as? [String: Any])?["date"] as? String == "2018-02-26T20:18:05.084Z")
+        // Every digit the store holds (541369085.083766), not rounded to milliseconds.
+        #expect((first["values"] as? [String: Any])?["date"] as? String == "2018-02-26T20:18:05.083766Z")
         #expect((first["relationships"] as? [String: Any])?["blocking"] as? [String] == [])
 
         let text = try MomlintProcess.run(["store", "dump", store, "--model", model, "--format", "text"])

@@ -107,7 +107,7 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
         case .double(let value): String(value)
         case .string(let value): "'\(value)'"
         case .uuid(let value): value
-        case .date(let seconds): Self.formatISO8601(seconds)
+        case .date(let seconds): ISO8601DateTime.string(secondsSinceReferenceDate: seconds) ?? "\(seconds) seconds since 2001-01-01T00:00:00Z"
         case .binary(let bytes): "base64:" + bytes.base64EncodedString()
         }
     }
@@ -191,14 +191,6 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
     }
-
-    static func formatISO8601(_ secondsSinceReferenceDate: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        if secondsSinceReferenceDate.rounded() != secondsSinceReferenceDate {
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        }
-        return formatter.string(from: Date(timeIntervalSinceReferenceDate: secondsSinceReferenceDate))
-    }
 }
 
 extension AttributeValue: Codable {
@@ -243,7 +235,14 @@ extension AttributeValue: Codable {
         case .integer(let value): try container.encode(value)
         case .double(let value): try container.encode(value)
         case .string(let value), .uuid(let value): try container.encode(value)
-        case .date(let seconds): try container.encode(Self.formatISO8601(seconds))
+        case .date(let seconds):
+            guard let text = ISO8601DateTime.string(secondsSinceReferenceDate: seconds) else {
+                throw EncodingError.invalidValue(self, EncodingError.Context(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "the date \(seconds) seconds since 2001-01-01 lies outside the years 0000–9999 "
+                        + "that an ISO 8601 date and time spells"))
+            }
+            try container.encode(text)
         case .binary: break
         }
     }
