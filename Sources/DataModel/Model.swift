@@ -239,7 +239,7 @@ public struct Model: Sendable {
     /// model's own (built elsewhere, or changed since it was read from the model), or that the
     /// model holds at more than one position.
     public func position(of relationship: Relationship) -> RelationshipPosition? {
-        index.positionByRelationship[ObjectIdentifier(relationship.storage)] ?? nil
+        index.relationshipPositions.position(of: relationship, in: index)
     }
 
     /// The relationship at `position`, read from the model's flat table.

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The lookup tables a `Model` answers from: entities by name, sub-entities by parent, every
 /// entity's own property names, each relationship's inverse and destination, and the traits
@@ -48,11 +49,9 @@ struct ModelIndex: Sendable {
     /// reads memory in order instead of visiting every property's block.
     var propertyNames: [String] = []
     var slots: [EntitySlots] = []
-    /// Each relationship's declaration, found by the identity of its storage: rules hold copies
-    /// of the model's relationships, and a copy shares its storage until it is changed.
-    /// A model built by hand may hold one relationship value at several positions; those share
-    /// a storage, so identity cannot tell them apart and they get no entry.
-    var positionByRelationship: [ObjectIdentifier: RelationshipPosition?] = [:]
+    /// Each relationship's declaration, found by the identity of its storage (see
+    /// `RelationshipPositions`); made the first time anyone asks.
+    var relationshipPositions = RelationshipPositions()
     /// Per relationship, in document order: where the relationship its `inverseName` names is
     /// declared. Resolved once here because nearly every relationship rule asks.
     var inversePositions: [RelationshipPosition?] = []
@@ -117,7 +116,7 @@ struct ModelIndex: Sendable {
                 index.attributeTraits.append(AttributeTraits(attribute))
                 index.attributes.append(attribute)
             }
-            for (relationshipIndex, relationship) in relationships.enumerated() {
+            for relationship in relationships {
                 index.propertyNames.append(relationship.name)
                 index.relationshipTraits.append(RelationshipTraits(relationship))
                 index.relationships.append(relationship)
@@ -125,9 +124,6 @@ struct ModelIndex: Sendable {
                 pendingInverses.append(PendingInverse(
                     ownerName: relationship.inverseEntityName ?? destination,
                     inverseName: relationship.inverseName, destinationName: destination))
-                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
-                let identity = ObjectIdentifier(relationship.storage)
-                index.positionByRelationship[identity] = index.positionByRelationship[identity] == nil ? position : .some(nil)
             }
             for fetched in fetchedProperties { index.propertyNames.append(fetched.name) }
 
@@ -156,7 +152,6 @@ struct ModelIndex: Sendable {
             let entityOffset = index.slots.count, nameOffset = index.propertyNames.count
             let attributeOffset = index.attributeTraits.count, relationshipOffset = index.relationshipTraits.count
             let theirs = other.index
-            index.positionByRelationship.reserveCapacity(index.positionByRelationship.count + theirs.positionByRelationship.count)
             index.entityIndexByName.reserveCapacity(index.entityIndexByName.count + theirs.entityIndexByName.count)
             index.slots.append(contentsOf: theirs.slots.lazy.map { slots in
                 var moved = slots
@@ -172,12 +167,6 @@ struct ModelIndex: Sendable {
             index.relationshipTraits.append(contentsOf: theirs.relationshipTraits)
             index.relationships.append(contentsOf: theirs.relationships)
             pendingInverses.append(contentsOf: other.pendingInverses)
-            for (identity, position) in theirs.positionByRelationship {
-                let moved = position.map {
-                    RelationshipPosition(entityIndex: $0.entityIndex + entityOffset, relationshipIndex: $0.relationshipIndex)
-                }
-                index.positionByRelationship[identity] = index.positionByRelationship[identity] == nil ? moved : .some(nil)
-            }
             for (offset, name) in theirs.entityNames.enumerated() {
                 let entityIndex = entityOffset + offset
                 index.entityNames.append(name)
@@ -354,5 +343,46 @@ struct ModelIndexFeed {
         func finish() -> ModelIndex {
             queue.sync { builder.finish() }
         }
+    }
+}
+
+/// Where the model declares each of its relationships, found by the identity of the
+/// relationship's storage: rules hold copies of the model's relationships, and a copy shares
+/// its storage until it is changed. A model built by hand may hold one relationship value at
+/// several positions; those share a storage, so identity cannot tell them apart and they get
+/// no entry.
+///
+/// Made the first time a relationship is looked up, not with the other tables: a lint reaches
+/// the model's own relationships through their positions and seldom asks, and a table of
+/// every relationship cost the loader two insertions per relationship (one per part, one
+/// when the parts were joined), the second on one core while the other waited.
+final class RelationshipPositions: @unchecked Sendable {
+    // @unchecked: `table` is read and written only with `lock` held.
+    private let lock = NSLock()
+    private var table: [ObjectIdentifier: RelationshipPosition?]?
+
+    /// Where `relationship` is declared in the model whose tables are `index`; nil when it is
+    /// not one of them, or is held at more than one position.
+    func position(of relationship: Relationship, in index: ModelIndex) -> RelationshipPosition? {
+        table(for: index)[ObjectIdentifier(relationship.storage)] ?? nil
+    }
+
+    /// The whole table, made now if no one asked before.
+    func table(for index: ModelIndex) -> [ObjectIdentifier: RelationshipPosition?] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let table { return table }
+        var made: [ObjectIdentifier: RelationshipPosition?] = [:]
+        made.reserveCapacity(index.relationships.count)
+        for (entityIndex, slots) in index.slots.enumerated() {
+            for relationshipIndex in 0..<slots.relationshipCount {
+                let relationship = index.relationships[slots.firstRelationship + relationshipIndex]
+                let identity = ObjectIdentifier(relationship.storage)
+                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
+                made[identity] = made[identity] == nil ? position : .some(nil)
+            }
+        }
+        table = made
+        return made
     }
 }
