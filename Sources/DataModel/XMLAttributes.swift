@@ -77,6 +77,11 @@ public struct XMLAttributes: Hashable, Sendable, Sequence {
         self[name].flatMap(Self.bool)
     }
 
+    /// `bool(_:)` for the attribute with this grammar code.
+    func bool(of known: KnownXMLName) -> Bool? {
+        value(of: known).flatMap(Self.bool)
+    }
+
     /// `YES`/`NO` (and the spellings hand edits use) as a Bool; nil for anything else.
     public static func bool(_ value: String) -> Bool? {
         switch value {

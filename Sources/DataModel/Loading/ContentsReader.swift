@@ -272,7 +272,7 @@ struct ContentsReader {
         switch tag.known {
         case .entity? where (parent.produced?.entities.count ?? 0) >= limits.maximumEntities:
             return LoadLimitExceeded(.entities, maximum: limits.maximumEntities,
-                                     subject: "entity \(LoadLimitExceeded.quoted(tag.attributes["name"] ?? ""))")
+                                     subject: "entity \(LoadLimitExceeded.quoted(tag.attributes.value(of: .name) ?? ""))")
         case .attribute?, .relationship?, .fetchedProperty?:
             let declared = parent.produced.map {
                 $0.attributeChildren.count + $0.relationships.count + $0.fetchedProperties.count
@@ -280,7 +280,7 @@ struct ContentsReader {
             guard declared >= limits.maximumPropertiesPerEntity else { return nil }
             let owner = parent.known == .composite ? "composite" : "entity"
             return LoadLimitExceeded(.propertiesPerEntity, maximum: limits.maximumPropertiesPerEntity,
-                                     subject: "\(owner) \(LoadLimitExceeded.quoted(parent.attributes["name"] ?? ""))")
+                                     subject: "\(owner) \(LoadLimitExceeded.quoted(parent.attributes.value(of: .name) ?? ""))")
         default:
             return nil
         }
@@ -315,20 +315,20 @@ struct ContentsReader {
             parent.children.relationships.append(makeRelationship(element))
         case .fetchedProperty?:
             parent.children.fetchedProperties.append(FetchedProperty(
-                name: attributes["name"] ?? "", isOptional: attributes.bool("optional") ?? false,
+                name: attributes.value(of: .name) ?? "", isOptional: attributes.bool(of: .optional) ?? false,
                 fetchRequest: element.fetchRequests.first, userInfo: UserInfo(element.userInfo),
                 xmlAttributes: attributes, location: element.location))
         case .fetchRequest?:
             parent.children.fetchRequests.append(FetchRequest(
-                name: attributes["name"] ?? "", entityName: attributes["entity"],
-                predicateString: attributes["predicateString"], xmlAttributes: attributes,
+                name: attributes.value(of: .name) ?? "", entityName: attributes.value(of: .entity),
+                predicateString: attributes.value(of: .predicateString), xmlAttributes: attributes,
                 location: element.location))
         case .fetchIndex?:
             parent.children.fetchIndexes.append(FetchIndex(
-                name: attributes["name"] ?? "", elements: element.fetchIndexElements, location: element.location))
+                name: attributes.value(of: .name) ?? "", elements: element.fetchIndexElements, location: element.location))
         case .fetchIndexElement?:
             parent.children.fetchIndexElements.append(FetchIndex.Element(
-                property: attributes["property"] ?? "", type: attributes["type"], order: attributes["order"],
+                property: attributes.value(of: .property) ?? "", type: attributes.value(of: .type), order: attributes.value(of: .order),
                 location: element.location))
         case .uniquenessConstraints?:
             parent.children.uniquenessConstraints.append(contentsOf: element.uniquenessConstraints)
@@ -337,7 +337,7 @@ struct ContentsReader {
                 members: element.constraintMembers, location: element.location))
         case .constraint?, .index?:
             parent.children.constraintMembers.append(UniquenessConstraint.Member(
-                property: attributes["value"] ?? "", location: element.location))
+                property: attributes.value(of: .value) ?? "", location: element.location))
         case .compoundIndexes?:
             parent.children.compoundIndexes.append(contentsOf: element.compoundIndexes)
         case .compoundIndex?:
@@ -346,17 +346,17 @@ struct ContentsReader {
             parent.children.userInfo.append(contentsOf: element.userInfo)
         case .entry?:
             parent.children.userInfo.append(UserInfo.Entry(
-                key: attributes["key"] ?? "", value: attributes["value"] ?? "", location: element.location))
+                key: attributes.value(of: .key) ?? "", value: attributes.value(of: .value) ?? "", location: element.location))
         case .configuration?:
             parent.children.configurations.append(Configuration(
-                name: attributes["name"] ?? "", usedWithCloudKit: attributes.bool("usedWithCloudKit") ?? false,
+                name: attributes.value(of: .name) ?? "", usedWithCloudKit: attributes.bool(of: .usedWithCloudKit) ?? false,
                 members: element.configurationMembers, xmlAttributes: attributes, location: element.location))
         case .memberEntity?:
             parent.children.configurationMembers.append(Configuration.Member(
-                entityName: attributes["name"] ?? "", location: element.location))
+                entityName: attributes.value(of: .name) ?? "", location: element.location))
         case .composite?:
             parent.children.composites.append(Composite(
-                name: attributes["name"] ?? "", attributes: element.attributeChildren, location: element.location))
+                name: attributes.value(of: .name) ?? "", attributes: element.attributeChildren, location: element.location))
         default:
             // Every element `allows` admits is handled above; this keeps a future addition visible.
             parent.children.unknownElements.append(UnknownElement(

@@ -17,6 +17,7 @@ enum KnownXMLName: String, CaseIterable, Sendable {
     case allowsExternalBinaryDataStorage, valueTransformerName, customClassName, derived, derivationExpression
     case indexed, spotlightIndexingEnabled, preserveAfterDeletion, allowsCloudEncryption
     case destinationEntity, inverseName, inverseEntity, toMany, ordered, minCount, maxCount, deletionRule
+    case predicateString, property, type, order, key, value, usedWithCloudKit
 
     static let bySpelling: [String: KnownXMLName] =
         Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
