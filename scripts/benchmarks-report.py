@@ -3,7 +3,7 @@
 
 Called by scripts/benchmarks.sh after the ordo-one harness has run: it reads the harness's
 Influx CSV export, times the floors and `momlint lint` as processes on the same files, in the
-same run (hyperfine when installed, else a timed loop), and writes the figures and the ratios
+same run (interleaved, see `time_commands`), and writes the figures and the ratios
 against the targets of issues 8 and 19. The floors, slowest first: `xmllint --noout` (libxml2
 builds a DOM tree), `xmllint --stream --noout` (libxml2's streaming reader, the floor for
 anything that reads the XML; the target is set against it) and `sax-floor` (libxml2's SAX2
@@ -12,9 +12,7 @@ parser with no callbacks, Benchmarks/SAXFloor). Timings are reported, never asse
 import argparse
 import csv
 import datetime
-import json
 import os
-import resource
 import platform
 import shutil
 import statistics
@@ -73,32 +71,48 @@ def harness_value(figures, benchmark, metric, percentile=50.0):
 
 # MARK: Timing processes
 
-def time_command(command, runs, warmup):
-    """Median, min and max wall seconds of `command` start to exit, how they were timed, and the
-    mean CPU seconds (user + system) of a run: momlint may use several cores, xmllint one."""
-    if shutil.which("hyperfine"):
-        with tempfile.NamedTemporaryFile(suffix=".json") as export:
-            subprocess.run(
-                ["hyperfine", "--shell=none", "--style", "none", "--warmup", str(warmup),
-                 "--runs", str(max(runs, 2)), "--export-json", export.name, "--",
-                 " ".join(shell_quote(part) for part in command)],
-                check=True, stdout=subprocess.DEVNULL)
-            result = json.load(open(export.name, encoding="utf-8"))["results"][0]
-            if any(code != 0 for code in result.get("exit_codes", [])):
-                raise SystemExit(f"error: {' '.join(command)} exited non-zero under hyperfine")
-            return (result["median"], result["min"], result["max"], "hyperfine",
-                    result.get("user", 0.0) + result.get("system", 0.0))
-    samples = []
-    cpu = 0.0
-    for index in range(warmup + max(runs, 1)):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        started = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if index >= warmup:
-            samples.append(time.perf_counter() - started)
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu += (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return statistics.median(samples), min(samples), max(samples), "timed loop", cpu / len(samples)
+TIMING_METHOD = "interleaved rounds: each command once per round, in a rotating order (posix_spawn, wait4)"
+
+
+def time_commands(commands, runs, warmup):
+    """For each command of `commands` (key → argv): the median, min and max wall seconds of a
+    run start to exit, how they were timed, and the mean CPU seconds (user + system) of a run:
+    momlint may use several cores, xmllint one.
+
+    The commands run in rounds, each once per round, in an order that rotates from round to
+    round, so a slow stretch of a shared machine falls on all of them alike. Timing every run
+    of one command and then every run of the next charged such a stretch to whichever ran in
+    it: one report run timed `xmllint --stream` 35% slower than usual beside a momlint timed at
+    its fastest, and gave a ratio no quiet run would."""
+    keys = list(commands)
+    samples = {key: [] for key in keys}
+    cpu = {key: 0.0 for key in keys}
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for round_index in range(warmup + max(runs, 1)):
+            shift = round_index % len(keys)
+            for key in keys[shift:] + keys[:shift]:
+                wall, used = run_once(commands[key], devnull)
+                if round_index >= warmup:
+                    samples[key].append(wall)
+                    cpu[key] += used
+    finally:
+        os.close(devnull)
+    return {key: (statistics.median(times), min(times), max(times), TIMING_METHOD, cpu[key] / len(times))
+            for key, times in samples.items()}
+
+
+def run_once(command, devnull):
+    """Wall seconds of one run of `command`, start to exit, and the CPU seconds the kernel
+    charged it (its own `wait4` accounting: no other child is counted)."""
+    actions = [(os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)]
+    started = time.perf_counter()
+    pid = os.posix_spawnp(command[0], command, os.environ, file_actions=actions)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"error: {' '.join(command)} exited with {os.waitstatus_to_exitcode(status)}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def instruction_count(command):
@@ -130,11 +144,6 @@ def without_debug_info(binary, folder):
     shutil.copy2(binary, copy)
     subprocess.run(["strip", "--strip-debug", copy], check=True)
     return copy
-
-
-def shell_quote(text):
-    # hyperfine --shell=none splits on whitespace and honours quotes.
-    return "'" + text.replace("'", "'\\''") + "'" if any(c in text for c in " '\"") else text
 
 
 def peak_rss_bytes(command):
@@ -174,14 +183,10 @@ def machine_lines(load_before):
         f"- memory: {memory}",
         f"- Swift: {swift[0] if swift else 'unknown'}",
         f"- xmllint: {xmllint[0] if xmllint else 'unknown'}",
-        f"- timing of processes: {'hyperfine ' + hyperfine_version() if shutil.which('hyperfine') else 'a timed loop (hyperfine not installed)'}",
+        f"- timing of processes: {TIMING_METHOD}",
         f"- load before: `{load_before.strip()}`",
         f"- load after: `{load_after}`",
     ]
-
-
-def hyperfine_version():
-    return subprocess.run(["hyperfine", "--version"], capture_output=True, text=True).stdout.split()[-1]
 
 
 # MARK: Formatting
@@ -224,8 +229,10 @@ def main():
     for size in sizes:
         runs = 2 if smoke else (20 if size >= 10_000 else 30)
         warmup = 0 if smoke else 1
-        floors = {key: time_command(floor_command(key, size), runs, warmup) for key, _, _ in FLOORS}
-        process = time_command([args.momlint, "lint", bundle(size)], runs, warmup)
+        timed = time_commands({**{key: floor_command(key, size) for key, _, _ in FLOORS},
+                               "momlint": [args.momlint, "lint", bundle(size)]}, runs, warmup)
+        floors = {key: timed[key] for key, _, _ in FLOORS}
+        process = timed["momlint"]
         # Counting instructions runs each command some 50 times slower: full runs only.
         floors_instructions = {key: None if smoke else instruction_count(floor_command(key, size))
                                for key, _, _ in FLOORS}
@@ -245,8 +252,9 @@ def main():
             "lint_instructions": lint_instructions,
         })
     small_runs = 2 if smoke else 100
-    small_synthetic = time_command([args.momlint, "lint", bundle(sizes[0])], small_runs, 0 if smoke else 3)
-    small_real = time_command([args.momlint, "lint", args.small_model], small_runs, 0 if smoke else 3)
+    small = time_commands({"synthetic": [args.momlint, "lint", bundle(sizes[0])],
+                           "real": [args.momlint, "lint", args.small_model]}, small_runs, 0 if smoke else 3)
+    small_synthetic, small_real = small["synthetic"], small["real"]
     largest = sizes[-1]
     largest_rss = peak_rss_bytes([args.momlint, "lint", bundle(largest)])
     harness_peak = harness_value(figures, f"Lint {largest}", "Memory(residentpeak)", 100.0)
@@ -269,7 +277,8 @@ def main():
             "Process figures are medians of whole runs, start to exit, of each command on the same file in the "
             "same run: the three floors (libxml2 building a DOM tree; libxml2's streaming reader; libxml2's "
             "SAX2 parser with no callbacks, `Benchmarks/SAXFloor/sax-floor.c`, with momlint's parser options) "
-            "and `momlint lint`.", "",
+            "and `momlint lint`, timed in interleaved rounds (each command once per round, in a rotating "
+            "order) so that a slow stretch of a shared machine falls on all of them alike.", "",
             "| entities | `contents` size | load (in process) | load + all rules (in process) | harness iterations "
             "| " + " | ".join(f"{heading} (process)" for _, heading, _ in FLOORS) + " | `momlint lint` (process) |",
             "| ---: | ---: | ---: | ---: | ---: | " + "---: | " * len(FLOORS) + "---: |"]

@@ -42,8 +42,6 @@ load_before=$(uptime)
 log "tools"
 missing=()
 command -v xmllint >/dev/null || missing+=(libxml2-utils)
-# hyperfine is optional: without it the report times processes with a loop.
-command -v hyperfine >/dev/null || { apt-cache show hyperfine >/dev/null 2>&1 && missing+=(hyperfine); } || true
 if ((${#missing[@]})); then
   if [[ $(id -u) == 0 ]]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null || true
