@@ -8,6 +8,17 @@ import MomlintTestSupport
 @Suite struct BadInputTests {
     let bad = Fixtures.path("Fixtures/Models/BadInput")
 
+    /// Loads a bundle of one version, one entity, whose `.xccurrentversion` holds `currentVersion`.
+    func loadBundle(currentVersion: String) throws -> LoadResult {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let bundle = root.appendingPathComponent("Shop.xcdatamodeld")
+        try Fixtures.write(Fixtures.contents("<entity name=\"A\"/>"),
+                           to: bundle.appendingPathComponent("Shop.xcdatamodel/contents"))
+        try Fixtures.write(currentVersion, to: bundle.appendingPathComponent(".xccurrentversion"))
+        return ModelLoader().load(paths: [bundle.path])
+    }
+
     func failure(_ relative: String, loader: ModelLoader = ModelLoader()) throws -> LoadError {
         let result = loader.load(paths: [bad + "/" + relative])
         #expect(result.models.isEmpty)
@@ -59,13 +70,7 @@ import MomlintTestSupport
 
     /// The message names the file that is empty: a bundle's `.xccurrentversion` is no model.
     @Test func emptyCurrentVersionFileSaysWhatItShouldHold() throws {
-        let root = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: root) }
-        let bundle = root.appendingPathComponent("Shop.xcdatamodeld")
-        try Fixtures.write(Fixtures.contents("<entity name=\"A\"/>"),
-                           to: bundle.appendingPathComponent("Shop.xcdatamodel/contents"))
-        try Fixtures.write("\n", to: bundle.appendingPathComponent(".xccurrentversion"))
-        let result = ModelLoader().load(paths: [bundle.path])
+        let result = try loadBundle(currentVersion: "\n")
         let error = try #require(result.failures.first)
         #expect(error.reason == .emptyFile)
         #expect(error.message == "the file is empty; a bundle's .xccurrentversion is a property list that names its current version")
@@ -129,17 +134,11 @@ import MomlintTestSupport
     }
 
     @Test func hostileCurrentVersionPlistIsRefused() throws {
-        let root = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: root) }
-        let bundle = root.appendingPathComponent("Hostile.xcdatamodeld")
-        try Fixtures.write(Fixtures.contents("<entity name=\"A\"/>"),
-                           to: bundle.appendingPathComponent("Hostile.xcdatamodel/contents"))
-        try Fixtures.write("""
+        let result = try loadBundle(currentVersion: """
             <?xml version="1.0"?>
             <!DOCTYPE plist [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>
             <plist><dict><key>_XCCurrentVersionName</key><string>&b;</string></dict></plist>
-            """, to: bundle.appendingPathComponent(".xccurrentversion"))
-        let result = ModelLoader().load(paths: [bundle.path])
+            """)
         guard case .refusedXML(let why)? = result.failures.first?.reason else {
             Issue.record("expected a refusal, got \(result.failures)")
             return
