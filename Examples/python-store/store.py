@@ -50,7 +50,8 @@ def iso_from_seconds(seconds):
     moment = REFERENCE_DATE + timedelta(seconds=seconds)
     if seconds == int(seconds):
         return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    # Every digit a datetime holds (microseconds): an answer rounded further would change the date.
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%f").rstrip("0").rstrip(".") + "Z"
 
 
 class StoreError(Exception):
