@@ -84,7 +84,7 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
             case .integer(let value): return .date(secondsSinceReferenceDate: Double(value))
             case .double(let value): return .date(secondsSinceReferenceDate: value)
             case .string(let text):
-                guard let seconds = Self.secondsSinceReferenceDate(iso8601: text, allowingDateAlone: true) else {
+                guard let seconds = ISO8601DateTime.secondsSinceReferenceDate(iso8601: text, allowingDateAlone: true) else {
                     throw CoercionError(description: "'\(text)' is not an ISO 8601 date such as 2024-05-01T12:00:00Z "
                         + "(or 2024-05-01 for midnight UTC)")
                 }
@@ -117,79 +117,7 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
     /// alone, a space for the `T`, slashes, a time zone name, anything after the zone: a store
     /// that answers `2024-05-01 12:34` is not read as midnight (contract §5).
     public static func date(fromISO8601DateTime text: String) -> AttributeValue? {
-        secondsSinceReferenceDate(iso8601: text, allowingDateAlone: false).map { .date(secondsSinceReferenceDate: $0) }
-    }
-
-    /// Seconds since 2001-01-01 00:00:00 UTC for the whole of `text` read as an ISO 8601 date and
-    /// time in extended format with a zone — `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm)` — or,
-    /// when `allowingDateAlone`, a calendar date `YYYY-MM-DD` (midnight UTC). Every field must
-    /// be in range (no 30 February, no hour 24, no leap second). Read by hand because
-    /// Foundation's `ISO8601DateFormatter` ignores what follows a valid prefix and rolls
-    /// 2020-02-30 over to 1 March.
-    static func secondsSinceReferenceDate(iso8601 text: String, allowingDateAlone: Bool) -> Double? {
-        let characters = Array(text.utf8)
-        var position = 0
-        func number(_ digits: Int) -> Int? {
-            guard position + digits <= characters.count else { return nil }
-            var value = 0
-            for byte in characters[position..<position + digits] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            position += digits
-            return value
-        }
-        func skip(_ character: Character) -> Bool {
-            guard position < characters.count, characters[position] == character.asciiValue else { return false }
-            position += 1
-            return true
-        }
-        guard let year = number(4), skip("-"), let month = number(2), skip("-"), let day = number(2),
-              (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day) else { return nil }
-        let midnight = Double(Self.daysSince1970(year: year, month: month, day: day)) * 86_400 - 978_307_200
-        if position == characters.count { return allowingDateAlone ? midnight : nil }
-        guard skip("T"), let hour = number(2), skip(":"), let minute = number(2), skip(":"), let second = number(2),
-              hour < 24, minute < 60, second < 60 else { return nil }
-        var fraction = 0.0
-        if skip(".") {
-            let start = position
-            while position < characters.count, (0x30...0x39).contains(characters[position]) { position += 1 }
-            guard position > start, let digits = Double("0." + String(decoding: characters[start..<position], as: UTF8.self))
-            else { return nil }
-            fraction = digits
-        }
-        var offset = 0
-        if skip("Z") {
-            offset = 0
-        } else if position < characters.count, characters[position] == 0x2B || characters[position] == 0x2D {
-            let sign = characters[position] == 0x2D ? -1 : 1
-            position += 1
-            guard let hours = number(2), skip(":"), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
-        } else {
-            return nil
-        }
-        guard position == characters.count else { return nil }
-        return midnight + Double(hour * 3600 + minute * 60 + second - offset) + fraction
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
-    /// `days_from_civil`, https://howardhinnant.github.io/date_algorithms.html).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        ISO8601DateTime.secondsSinceReferenceDate(iso8601: text, allowingDateAlone: false).map { .date(secondsSinceReferenceDate: $0) }
     }
 }
 

@@ -52,14 +52,10 @@ enum StoredValue {
 }
 
 extension StoredValue {
-    /// Seconds since 2001-01-01 from years 1 to 9999, which ISO 8601 text (how a date is
-    /// shown and exchanged) can write.
-    static let writableDates = -63_113_904_000.0 ... 252_423_993_599.0
-
     /// A TIMESTAMP as a date when ISO 8601 can write it; otherwise (infinity, a value another
     /// writer left) the number itself, which the formatter would turn into a wrong year.
     private static func date(_ seconds: Double) -> AttributeValue {
-        writableDates.contains(seconds) ? .date(secondsSinceReferenceDate: seconds) : .double(seconds)
+        ISO8601DateTime.writableSeconds.contains(seconds) ? .date(secondsSinceReferenceDate: seconds) : .double(seconds)
     }
 }
 
