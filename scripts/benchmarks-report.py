@@ -76,8 +76,8 @@ TIMING_METHOD = "interleaved rounds: each command once per round, in a rotating 
 
 def time_commands(commands, runs, warmup):
     """For each command of `commands` (key → argv): the median, min and max wall seconds of a
-    run start to exit, how they were timed, and the mean CPU seconds (user + system) of a run:
-    momlint may use several cores, xmllint one.
+    run start to exit, and the mean CPU seconds (user + system) of a run: momlint may use several
+    cores, xmllint one.
 
     The commands run in rounds, each once per round, in an order that rotates from round to
     round, so a slow stretch of a shared machine falls on all of them alike. Timing every run
@@ -98,7 +98,7 @@ def time_commands(commands, runs, warmup):
                     cpu[key] += used
     finally:
         os.close(devnull)
-    return {key: (statistics.median(times), min(times), max(times), TIMING_METHOD, cpu[key] / len(times))
+    return {key: (statistics.median(times), min(times), max(times), cpu[key] / len(times))
             for key, times in samples.items()}
 
 
@@ -309,8 +309,8 @@ def main():
             "| ---: | " + "---: | " * len(FLOORS) + "---: | ---: |"]
     for row in rows:
         out.append(f"| {row['size']:,} | "
-                   + " | ".join(ms(row["floors"][key][4]) for key, _, _ in FLOORS)
-                   + f" | {ms(row['process'][4])} | {ratio(row['process'][4], row['floor'][4])} |")
+                   + " | ".join(ms(row["floors"][key][3]) for key, _, _ in FLOORS)
+                   + f" | {ms(row['process'][3])} | {ratio(row['process'][3], row['floor'][3])} |")
 
     out += ["", "## Growth", "",
             "Time for a model 10x larger, as a multiple of the smaller one's (target: at most 11x). "
