@@ -91,6 +91,8 @@ let package = Package(
         .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport", "CProcessControl"]),
         // prctl(PR_SET_CHILD_SUBREAPER), which Swift cannot call (it is variadic), for ProcessAdapter.
         .target(name: "CProcessControl"),
+        // glibc's mallopt for the momlint executable: heaps that grow in large steps (momlint_tune_allocator).
+        .target(name: "CAllocatorTuning"),
         // Reporters (findings in, text out) and the entity-relationship graph renderers.
         .target(name: "Reporting", dependencies: ["Linting", "DataModel", "SafeFiles"]),
         // YAML from untrusted files, bounded in size, depth and alias expansion before Yams
@@ -131,7 +133,7 @@ let package = Package(
                 "DataModel", "Linting", "SourceConsistency", "SwiftDataModel", "Conformance", "ReferenceStore",
                 "CoreDataStoreAdapter",
                 "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "ModelGenerator",
-                "SQLiteStore", "SafeFiles", "ModelDiff",
+                "SQLiteStore", "SafeFiles", "ModelDiff", "CAllocatorTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -143,7 +145,7 @@ let package = Package(
         .testTarget(name: "SafeYAMLTests", dependencies: ["SafeYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
         // GRDB: to give copies of real stores the damage and history a test needs.
-        .testTarget(name: "MomlintCLITests", dependencies: ["momlint", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MomlintCLITests", dependencies: ["momlint", "CAllocatorTuning", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
         .testTarget(
             name: "SwiftDataModelTests",

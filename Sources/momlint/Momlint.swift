@@ -1,4 +1,5 @@
 import ArgumentParser
+import CAllocatorTuning
 import Configuring
 import Foundation
 
@@ -35,6 +36,8 @@ struct Momlint: AsyncParsableCommand {
     /// momlint documents for it, instead of ArgumentParser's 64 (`EX_USAGE`), so scripts
     /// need to know one code for "momlint could not do what was asked".
     static func main() async {
+        // First, before any thread allocates: see momlint_tune_allocator.
+        _ = momlint_tune_allocator()
         StandardOutputFailures.reportInsteadOfDying()
         if let word = CommandLine.arguments.dropFirst().first, let nearest = nearestSubcommand(to: word) {
             var standardError = StandardError()
