@@ -1,4 +1,4 @@
-import DataModel
+@testable import DataModel
 import Foundation
 import Testing
 import MomlintTestSupport
@@ -98,6 +98,17 @@ import MomlintTestSupport
         let (error, exceeded) = try overLimit("<entity name=\"Flood\" \(attributes)/>")
         #expect(exceeded.limit == .attributesPerElement)
         #expect(error.place == "inline:3:1")
+    }
+
+    /// A document of `concurrentScanBytes` or more makes its line table and its attribute scan at
+    /// once, one per core: a crowded tag deep in it is refused all the same, at its own place.
+    @Test func aCrowdedTagDeepInALargeDocumentIsRefusedWhereItIs() throws {
+        let filler = String(repeating: "<!-- \(String(repeating: "filler ", count: 13)) -->\n    ", count: 10_000)
+        #expect(filler.utf8.count >= XMLEventParser.Document.concurrentScanBytes)
+        let attributes = (0..<300).map { "a\($0)='x'" }.joined(separator: " ")
+        let (error, exceeded) = try overLimit(filler + "<entity name=\"Flood\" \(attributes)/>")
+        #expect(exceeded == LoadLimitExceeded(.attributesPerElement, maximum: 256, subject: "<entity>"))
+        #expect(error.place == "inline:10003:5")
     }
 
     /// The scan skips a tag whose next `<` is too close for it to hold more attributes than
