@@ -29,6 +29,21 @@ final class Scratch {
         }
     }
 
+    /// A file of 4 MiB or more is read in two halves at once: every byte lands in its place (a
+    /// pattern that repeats every 251 bytes shows a half read to the wrong offset), and the
+    /// limit still tells a file at it from a larger one.
+    @Test func readsALargeFileInHalvesByteForByte() throws {
+        let scratch = try Scratch()
+        let size = (5 << 20) + 3
+        let pattern = (0..<size).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        try Data(pattern).write(to: URL(fileURLWithPath: scratch.path + "/large"))
+        #expect(try RegularFileReader.bytes(atPath: scratch.path + "/large", limit: size) == pattern)
+        #expect(try RegularFileReader.bytes(atPath: scratch.path + "/large", limit: size * 2) == pattern)
+        #expect(throws: FileAccessError(path: scratch.path + "/large", problem: .tooLarge(bytes: size, limit: size - 1))) {
+            try RegularFileReader.bytes(atPath: scratch.path + "/large", limit: size - 1)
+        }
+    }
+
     /// Opening a FIFO for reading would wait for a writer; with a writer, reading would wait for
     /// data. Neither happens: it is refused before a byte is read.
     @Test func refusesAFIFOWithoutWaiting() throws {
