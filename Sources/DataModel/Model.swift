@@ -307,6 +307,12 @@ public struct Model: Sendable {
         return positions
     }
 
+    /// The indexes of the entities whose traits pass `test`, in document order. Only the trait
+    /// table is read.
+    public func entityIndexes(where test: (EntityTraits) -> Bool) -> [Int] {
+        index.entityTraits.indices.filter { test(index.entityTraits[$0]) }
+    }
+
     /// Where the entities' attributes whose traits pass `test` are declared, in document order
     /// (entity by entity; composites' attributes are not included). Only the trait table is read.
     public func attributePositions(where test: (AttributeTraits) -> Bool) -> [AttributePosition] {

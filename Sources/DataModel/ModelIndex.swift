@@ -68,6 +68,8 @@ struct ModelIndex: Sendable {
     var relationshipTraits: [RelationshipTraits] = []
     /// Per entity attribute, in document order: what rules test first (see `AttributeTraits`).
     var attributeTraits: [AttributeTraits] = []
+    /// Per entity, in document order: what checks test first (see `EntityTraits`).
+    var entityTraits: [EntityTraits] = []
     /// Every entity attribute and relationship in document order, and every entity's name: a
     /// rule that reports one reaches it in one step, not through its entity's block and array.
     var attributes: [Attribute] = []
@@ -98,6 +100,7 @@ struct ModelIndex: Sendable {
             index.slots.reserveCapacity(entityCount)
             index.entityIndexByName.reserveCapacity(entityCount)
             index.parentNames.reserveCapacity(entityCount)
+            index.entityTraits.reserveCapacity(entityCount)
         }
 
         mutating func append(_ entity: Entity) {
@@ -129,6 +132,7 @@ struct ModelIndex: Sendable {
 
             let name = entity.name
             index.entityNames.append(name)
+            index.entityTraits.append(EntityTraits(entity))
             if index.entityIndexByName[name] == nil { index.entityIndexByName[name] = entityIndex }
             index.namesakeIndexes.append(Int32(truncatingIfNeeded: index.entityIndexByName[name]!))
             let parentName = entity.parentEntityName
@@ -174,6 +178,7 @@ struct ModelIndex: Sendable {
                 index.namesakeIndexes.append(Int32(truncatingIfNeeded: index.entityIndexByName[name]!))
             }
             index.parentNames.append(contentsOf: theirs.parentNames)
+            index.entityTraits.append(contentsOf: theirs.entityTraits)
             for (parentName, children) in theirs.subentityIndexesByParent {
                 index.subentityIndexesByParent[parentName, default: []].append(contentsOf: children.map { $0 + entityOffset })
             }

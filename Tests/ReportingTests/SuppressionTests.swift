@@ -56,7 +56,8 @@ import Testing
 
     /// Every kind of element that can carry `momlint:disable` is searched for unknown ids, in
     /// document order, each reported where its entry is; elements without userInfo between them
-    /// are passed over.
+    /// are passed over (an entity is found by its own userInfo, a fetched property's, or an
+    /// attribute's or relationship's, each from the model's trait tables).
     @Test func unknownRuleIDsAreFoundOnEveryKindOfElementInDocumentOrder() throws {
         func disable(_ value: String) -> String {
             "<userInfo><entry key=\"momlint:disable\" value=\"\(value)\"/></userInfo>"
@@ -80,12 +81,22 @@ import Testing
                     <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book">\(disable("b_typo, a_typo"))</relationship>
                     <attribute name="code" attributeType="String">\(disable("typo_five"))</attribute>
                 </entity>
+                <entity name="Plain"><attribute name="x" attributeType="String"/></entity>
+                <entity name="Note">
+                    <attribute name="text" attributeType="String"/>
+                    <fetchedProperty name="similar" optional="YES">
+                        <fetchRequest name="fetchedPropertyFetchRequest" entity="Note"/>
+                        \(disable("typo_six"))
+                    </fetchedProperty>
+                </entity>
+                <entity name="Tag">\(disable("typo_seven"))</entity>
             </model>
             """
         let model = try ModelLoader().model(fromContents: Array(xml.utf8), file: "Book.xcdatamodel/contents")
         let unknown = Suppressions.unknownRuleIDs(in: model, knownRuleIDs: ["missing_inverse"])
         #expect(unknown.map { "\($0.ruleID) \($0.location.line)" } == [
             "typo_four 12", "typo_one 5", "typo_two 7", "typo_three 10", "typo_five 17", "a_typo 16", "b_typo 16",
+            "typo_six 24", "typo_seven 27",
         ])
     }
 }
