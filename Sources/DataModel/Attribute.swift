@@ -14,37 +14,131 @@ public struct Attribute: Hashable, Sendable {
         public var isOptional: Bool
         public var isTransient: Bool
         public var defaultValueString: String?
+        /// Nil when the file does not say; Xcode's default then depends on the type.
+        public var usesScalarValueType: Bool?
+        public var allowsExternalBinaryDataStorage: Bool
+        public var isDerived: Bool
+        public var isIndexed: Bool
+        public var isSpotlightIndexingEnabled: Bool
+        public var preservesValueInHistoryOnDeletion: Bool
+        public var allowsCloudEncryption: Bool
+        public var userInfo: UserInfo
+        /// Every XML attribute as written, the unknown ones included.
+        public var xmlAttributes: XMLAttributes
+        public var location: SourceLocation
+        /// What few attributes declare, out of line (see `SeldomSetFields`).
+        @usableFromInline var seldomSet = OutOfLineFields()
+
+        init(name: String, attributeType: AttributeType?, isOptional: Bool, isTransient: Bool,
+             defaultValueString: String?, usesScalarValueType: Bool?, allowsExternalBinaryDataStorage: Bool,
+             isDerived: Bool, isIndexed: Bool, isSpotlightIndexingEnabled: Bool,
+             preservesValueInHistoryOnDeletion: Bool, allowsCloudEncryption: Bool,
+             userInfo: UserInfo, xmlAttributes: XMLAttributes, location: SourceLocation) {
+            self.name = name
+            self.attributeType = attributeType
+            self.isOptional = isOptional
+            self.isTransient = isTransient
+            self.defaultValueString = defaultValueString
+            self.usesScalarValueType = usesScalarValueType
+            self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+            self.isDerived = isDerived
+            self.isIndexed = isIndexed
+            self.isSpotlightIndexingEnabled = isSpotlightIndexingEnabled
+            self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+            self.allowsCloudEncryption = allowsCloudEncryption
+            self.userInfo = userInfo
+            self.xmlAttributes = xmlAttributes
+            self.location = location
+        }
+    }
+
+    /// The fourteen optional strings an attribute seldom sets — bounds, date defaults, a
+    /// transformer, identifiers. Read and write them as properties of the attribute itself
+    /// (`attribute.minValueString`), like `Fields`.
+    public struct SeldomSetFields: Hashable, Sendable {
         /// Seconds since 2001-01-01 for a Date default.
         public var defaultDateTimeInterval: String?
         /// A default written as Swift code that SwiftData evaluates when it builds the schema
         /// (`Date.now`, `UUID()`, `.draft`): the attribute has a default, but no value a rule
         /// can check. Nil for a `contents` file.
         public var defaultValueExpression: String?
-        /// Nil when the file does not say; Xcode's default then depends on the type.
-        public var usesScalarValueType: Bool?
         public var minValueString: String?
         public var maxValueString: String?
         public var minDateTimeInterval: String?
         public var maxDateTimeInterval: String?
         public var regularExpressionString: String?
-        public var allowsExternalBinaryDataStorage: Bool
         public var valueTransformerName: String?
         public var customClassName: String?
         /// For a Composite attribute: the name of its `<composite>` definition.
         public var compositeName: String?
-        public var isDerived: Bool
         public var derivationExpression: String?
-        public var isIndexed: Bool
-        public var isSpotlightIndexingEnabled: Bool
-        public var preservesValueInHistoryOnDeletion: Bool
-        public var allowsCloudEncryption: Bool
         public var elementID: String?
         public var versionHashModifier: String?
         public var renamingIdentifier: String?
-        public var userInfo: UserInfo
-        /// Every XML attribute as written, the unknown ones included.
-        public var xmlAttributes: XMLAttributes
-        public var location: SourceLocation
+
+        public init(
+            defaultDateTimeInterval: String? = nil, defaultValueExpression: String? = nil, minValueString: String? = nil,
+            maxValueString: String? = nil, minDateTimeInterval: String? = nil, maxDateTimeInterval: String? = nil,
+            regularExpressionString: String? = nil, valueTransformerName: String? = nil, customClassName: String? = nil,
+            compositeName: String? = nil, derivationExpression: String? = nil, elementID: String? = nil,
+            versionHashModifier: String? = nil, renamingIdentifier: String? = nil
+        ) {
+            self.defaultDateTimeInterval = defaultDateTimeInterval
+            self.defaultValueExpression = defaultValueExpression
+            self.minValueString = minValueString
+            self.maxValueString = maxValueString
+            self.minDateTimeInterval = minDateTimeInterval
+            self.maxDateTimeInterval = maxDateTimeInterval
+            self.regularExpressionString = regularExpressionString
+            self.valueTransformerName = valueTransformerName
+            self.customClassName = customClassName
+            self.compositeName = compositeName
+            self.derivationExpression = derivationExpression
+            self.elementID = elementID
+            self.versionHashModifier = versionHashModifier
+            self.renamingIdentifier = renamingIdentifier
+        }
+    }
+
+    /// `SeldomSetFields` in a block of their own, made when the first of them is set. Inline,
+    /// their fourteen optional strings made every attribute's fields 360 bytes, nearly all of it
+    /// nil: 12 MB of the 10,000-entity model's 50,000 attributes, every page faulted in and, at
+    /// exit, freed by the kernel. No block compares and hashes as a block of nils, so where the
+    /// values live never shows.
+    @usableFromInline
+    struct OutOfLineFields: Hashable, Sendable {
+        @usableFromInline var box: CopyOnWriteBox<SeldomSetFields>?
+
+        init() {}
+
+        init(_ values: SeldomSetFields) {
+            box = CopyOnWriteBox(values)
+        }
+
+        @inlinable
+        subscript(field: WritableKeyPath<SeldomSetFields, String?>) -> String? {
+            get { box?.value[keyPath: field] ?? nil }
+            set {
+                // Setting nil where there is no block makes none.
+                guard newValue != nil || box != nil else { return }
+                if box == nil {
+                    box = CopyOnWriteBox(SeldomSetFields())
+                } else if !isKnownUniquelyReferenced(&box!) {
+                    box = CopyOnWriteBox(box!.value)
+                }
+                box!.value[keyPath: field] = newValue
+            }
+        }
+
+        @usableFromInline
+        static func == (lhs: OutOfLineFields, rhs: OutOfLineFields) -> Bool {
+            lhs.box === rhs.box || (lhs.box?.value ?? SeldomSetFields()) == (rhs.box?.value ?? SeldomSetFields())
+        }
+
+        @usableFromInline
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(box?.value ?? SeldomSetFields())
+        }
     }
 
     // Equality and hashing are synthesized from the box, which compares and hashes the fields.
@@ -83,19 +177,28 @@ public struct Attribute: Hashable, Sendable {
     ) {
         storage = CopyOnWriteBox(Fields(
             name: name, attributeType: attributeType, isOptional: isOptional, isTransient: isTransient,
-            defaultValueString: defaultValueString, defaultDateTimeInterval: defaultDateTimeInterval,
-            defaultValueExpression: defaultValueExpression,
-            usesScalarValueType: usesScalarValueType, minValueString: minValueString,
-            maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
-            maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
-            allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
-            valueTransformerName: valueTransformerName, customClassName: customClassName,
-            compositeName: compositeName, isDerived: isDerived, derivationExpression: derivationExpression,
+            defaultValueString: defaultValueString, usesScalarValueType: usesScalarValueType,
+            allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage, isDerived: isDerived,
             isIndexed: isIndexed, isSpotlightIndexingEnabled: isSpotlightIndexingEnabled,
             preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion,
-            allowsCloudEncryption: allowsCloudEncryption, elementID: elementID,
-            versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier,
-            userInfo: userInfo, xmlAttributes: xmlAttributes, location: location))
+            allowsCloudEncryption: allowsCloudEncryption, userInfo: userInfo, xmlAttributes: xmlAttributes,
+            location: location))
+        // The block is made only when one of its values is there (see `OutOfLineFields`); the
+        // loader passes none here and sets the few it reads afterwards.
+        let seldomSetGiven = defaultDateTimeInterval != nil || defaultValueExpression != nil || minValueString != nil
+            || maxValueString != nil || minDateTimeInterval != nil || maxDateTimeInterval != nil
+            || regularExpressionString != nil || valueTransformerName != nil || customClassName != nil
+            || compositeName != nil || derivationExpression != nil || elementID != nil || versionHashModifier != nil
+            || renamingIdentifier != nil
+        if seldomSetGiven {
+            storage.value.seldomSet = OutOfLineFields(SeldomSetFields(
+                defaultDateTimeInterval: defaultDateTimeInterval, defaultValueExpression: defaultValueExpression,
+                minValueString: minValueString, maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
+                maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
+                valueTransformerName: valueTransformerName, customClassName: customClassName, compositeName: compositeName,
+                derivationExpression: derivationExpression, elementID: elementID, versionHashModifier: versionHashModifier,
+                renamingIdentifier: renamingIdentifier))
+        }
     }
 
     @inlinable
@@ -104,6 +207,15 @@ public struct Attribute: Hashable, Sendable {
         _modify {
             if !isKnownUniquelyReferenced(&storage) { storage = CopyOnWriteBox(storage.value) }
             yield &storage.value[keyPath: keyPath]
+        }
+    }
+
+    @inlinable
+    public subscript(dynamicMember keyPath: WritableKeyPath<SeldomSetFields, String?>) -> String? {
+        get { storage.value.seldomSet[keyPath] }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = CopyOnWriteBox(storage.value) }
+            yield &storage.value.seldomSet[keyPath]
         }
     }
 

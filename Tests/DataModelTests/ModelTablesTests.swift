@@ -321,4 +321,40 @@ import MomlintTestSupport
         #expect(copy != original)
         #expect(Set([original, original, copy]).count == 2)
     }
+
+    /// An attribute's seldom-set fields (bounds, identifiers…) live in a block of their own, made
+    /// only when one is set: where they live must never show. A block that went back to nils
+    /// equals no block, hashes alike, and a copy changes alone.
+    @Test func seldomSetFieldsKeepValueSemantics() throws {
+        let model = try Fixtures.model("""
+            <entity name="Note">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <attribute name="rank" optional="YES" attributeType="Integer 16" minValueString="1" maxValueString="9" elementID="r"/>
+            </entity>
+            """)
+        let plain = model.entities[0].attributes[0], bounded = model.entities[0].attributes[1]
+        #expect(plain.minValueString == nil && plain.elementID == nil)
+        #expect(bounded.minValueString == "1" && bounded.maxValueString == "9" && bounded.elementID == "r")
+
+        var emptied = plain
+        emptied.renamingIdentifier = "old"
+        #expect(emptied != plain)
+        emptied.renamingIdentifier = nil
+        #expect(emptied == plain)
+        #expect(Set([plain, emptied]).count == 1)
+
+        var changed = bounded
+        changed.minValueString = "2"
+        #expect(bounded.minValueString == "1" && changed.minValueString == "2")
+        #expect(model.entities[0].attributes[1].minValueString == "1")
+        #expect(changed != bounded)
+        changed.minValueString = "1"
+        #expect(changed == bounded)
+
+        // The initializer makes the same value as the loader.
+        let made = Attribute(name: "rank", attributeType: .integer16, isOptional: true, minValueString: "1",
+                             maxValueString: "9", elementID: "r", xmlAttributes: bounded.xmlAttributes,
+                             location: bounded.location)
+        #expect(made == bounded)
+    }
 }
