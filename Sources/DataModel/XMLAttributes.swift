@@ -69,7 +69,13 @@ public struct XMLAttributes: Hashable, Sendable, Sequence {
     /// The value of the attribute with this grammar code: codes compare without hashing or
     /// comparing any text.
     func value(of known: KnownXMLName) -> String? {
-        ordered.first { $0.known == known }?.value
+        // In place: `first(where:)` copied every attribute it passed, value string and all, to
+        // compare one byte (290 instructions a call, 79,000 calls for the relationships' traits
+        // of the 10,000-entity model).
+        ordered.withUnsafeBufferPointer { attributes in
+            for index in attributes.indices where attributes[index].known == known { return attributes[index].value }
+            return nil
+        }
     }
 
     /// `YES`/`NO` as Xcode writes them; nil when absent or spelled otherwise.
