@@ -102,33 +102,19 @@ public enum RegularFileReader {
         let results: UnsafeMutableBufferPointer<(count: Int, errorCode: Int32)>
     }
 
-    /// Fills `buffer` with the file's bytes from `offset` on (`pread`, which leaves the file
-    /// position alone); returns how many bytes it read (fewer at the end of the file).
-    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32, atOffset offset: Int,
+    /// Fills `buffer` from the file: from `offset` when one is given (`pread`, which leaves the
+    /// file position alone), else from the file position (`read`). Returns how many bytes it
+    /// read (fewer at the end of the file).
+    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32, atOffset offset: Int? = nil,
                              errorCode: inout Int32) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var count = 0
         while count < buffer.count {
-            let got = pread(descriptor, base + count, buffer.count - count, off_t(offset + count))
-            if got > 0 {
-                count += got
-            } else if got == 0 {
-                break
-            } else if errno != EINTR {
-                errorCode = errno
-                break
+            let got = if let offset {
+                pread(descriptor, base + count, buffer.count - count, off_t(offset + count))
+            } else {
+                read(descriptor, base + count, buffer.count - count)
             }
-        }
-        return count
-    }
-
-    /// Fills `buffer` from the file; returns how many bytes it read (fewer at the end of the file).
-    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32,
-                             errorCode: inout Int32) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        var count = 0
-        while count < buffer.count {
-            let got = read(descriptor, base + count, buffer.count - count)
             if got > 0 {
                 count += got
             } else if got == 0 {
