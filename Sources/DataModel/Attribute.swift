@@ -28,28 +28,6 @@ public struct Attribute: Hashable, Sendable {
         public var location: SourceLocation
         /// What few attributes declare, out of line (see `SeldomSetFields`).
         @usableFromInline var seldomSet = OutOfLineFields()
-
-        init(name: String, attributeType: AttributeType?, isOptional: Bool, isTransient: Bool,
-             defaultValueString: String?, usesScalarValueType: Bool?, allowsExternalBinaryDataStorage: Bool,
-             isDerived: Bool, isIndexed: Bool, isSpotlightIndexingEnabled: Bool,
-             preservesValueInHistoryOnDeletion: Bool, allowsCloudEncryption: Bool,
-             userInfo: UserInfo, xmlAttributes: XMLAttributes, location: SourceLocation) {
-            self.name = name
-            self.attributeType = attributeType
-            self.isOptional = isOptional
-            self.isTransient = isTransient
-            self.defaultValueString = defaultValueString
-            self.usesScalarValueType = usesScalarValueType
-            self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
-            self.isDerived = isDerived
-            self.isIndexed = isIndexed
-            self.isSpotlightIndexingEnabled = isSpotlightIndexingEnabled
-            self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
-            self.allowsCloudEncryption = allowsCloudEncryption
-            self.userInfo = userInfo
-            self.xmlAttributes = xmlAttributes
-            self.location = location
-        }
     }
 
     /// The fourteen optional strings an attribute seldom sets — bounds, date defaults, a
@@ -75,29 +53,6 @@ public struct Attribute: Hashable, Sendable {
         public var elementID: String?
         public var versionHashModifier: String?
         public var renamingIdentifier: String?
-
-        public init(
-            defaultDateTimeInterval: String? = nil, defaultValueExpression: String? = nil, minValueString: String? = nil,
-            maxValueString: String? = nil, minDateTimeInterval: String? = nil, maxDateTimeInterval: String? = nil,
-            regularExpressionString: String? = nil, valueTransformerName: String? = nil, customClassName: String? = nil,
-            compositeName: String? = nil, derivationExpression: String? = nil, elementID: String? = nil,
-            versionHashModifier: String? = nil, renamingIdentifier: String? = nil
-        ) {
-            self.defaultDateTimeInterval = defaultDateTimeInterval
-            self.defaultValueExpression = defaultValueExpression
-            self.minValueString = minValueString
-            self.maxValueString = maxValueString
-            self.minDateTimeInterval = minDateTimeInterval
-            self.maxDateTimeInterval = maxDateTimeInterval
-            self.regularExpressionString = regularExpressionString
-            self.valueTransformerName = valueTransformerName
-            self.customClassName = customClassName
-            self.compositeName = compositeName
-            self.derivationExpression = derivationExpression
-            self.elementID = elementID
-            self.versionHashModifier = versionHashModifier
-            self.renamingIdentifier = renamingIdentifier
-        }
     }
 
     /// `SeldomSetFields` in a block of their own, made when the first of them is set. Inline,
@@ -122,12 +77,18 @@ public struct Attribute: Hashable, Sendable {
                 // Setting nil where there is no block makes none.
                 guard newValue != nil || box != nil else { return }
                 if box == nil {
-                    box = CopyOnWriteBox(SeldomSetFields())
+                    box = Self.emptyBlock()
                 } else if !isKnownUniquelyReferenced(&box!) {
                     box = CopyOnWriteBox(box!.value)
                 }
                 box!.value[keyPath: field] = newValue
             }
+        }
+
+        /// A block of nils, for the first value set.
+        @usableFromInline
+        static func emptyBlock() -> CopyOnWriteBox<SeldomSetFields> {
+            CopyOnWriteBox(SeldomSetFields())
         }
 
         @usableFromInline
