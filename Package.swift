@@ -41,7 +41,7 @@ let package = Package(
         ),
         // The parsed Core Data model (immutable values) and the loader that builds it.
         // Knows nothing of rules, reporters or stores.
-        .target(name: "DataModel", dependencies: ["CLibXML2", "SafeFiles"]),
+        .target(name: "DataModel", dependencies: ["CLibXML2", "SafeFiles", "CAllocatorTuning"]),
         // Reading files someone else named (regular files only, never blocking on a FIFO or a
         // terminal) and writing reports (never replacing a link, a FIFO or a device).
         .target(name: "SafeFiles"),
@@ -91,7 +91,8 @@ let package = Package(
         .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport", "CProcessControl"]),
         // prctl(PR_SET_CHILD_SUBREAPER), which Swift cannot call (it is variadic), for ProcessAdapter.
         .target(name: "CProcessControl"),
-        // glibc's mallopt for the momlint executable: heaps that grow in large steps (momlint_tune_allocator).
+        // glibc's mallopt and huge-page advice for the momlint executable (momlint_tune_allocator), and
+        // the same advice for the worker threads of DataModel's ConcurrentWork once it has run.
         .target(name: "CAllocatorTuning"),
         // Reporters (findings in, text out) and the entity-relationship graph renderers.
         .target(name: "Reporting", dependencies: ["Linting", "DataModel", "SafeFiles"]),

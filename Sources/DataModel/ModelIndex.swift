@@ -233,7 +233,7 @@ struct ModelIndex: Sendable {
                     }
                 }
                 if chunkCount > 1 {
-                    DispatchQueue.concurrentPerform(iterations: chunkCount, execute: resolve(chunk:))
+                    ConcurrentWork.perform(iterations: chunkCount, resolve(chunk:))
                 } else if chunkCount == 1 {
                     resolve(chunk: 0)
                 }

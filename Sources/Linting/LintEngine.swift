@@ -90,7 +90,7 @@ public struct LintEngine: Sendable {
             return instances.map { $0.violations(in: linted) }
         }
         let results = ConcurrentSlots<[Violation]>(count: instances.count)
-        DispatchQueue.concurrentPerform(iterations: instances.count) { index in
+        ConcurrentWork.perform(iterations: instances.count) { index in
             results[index] = instances[index].violations(in: linted)
         }
         // Every task has filled its slot when concurrentPerform returns.

@@ -136,7 +136,7 @@ struct ContentsReader {
                                 opensRoot: number > 0, closesRoot: number < bounds.count - 2)
         }
         let results = ConcurrentSlots<PartResult>(count: parts.count)
-        DispatchQueue.concurrentPerform(iterations: parts.count) { number in
+        ConcurrentWork.perform(iterations: parts.count) { number in
             let tables = IndexBuilderBox()
             let assembler = Assembler(reader: self, limits: options.limits) { tables.builder.append($0) }
             do {

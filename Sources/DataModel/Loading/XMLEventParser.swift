@@ -133,7 +133,7 @@ enum XMLEventParser {
                 return (LineTable(bytes), crowdedTag())
             }
             let scans = ConcurrentSlots<Scan>(count: 2)
-            DispatchQueue.concurrentPerform(iterations: 2) { pass in
+            ConcurrentWork.perform(iterations: 2) { pass in
                 scans[pass] = pass == 0 ? .lines(LineTable(bytes)) : .crowdedTag(crowdedTag())
             }
             // Both tasks have filled their slots when concurrentPerform returns.
