@@ -3,31 +3,88 @@
 /// sub-entities" in constant time.
 public struct Model: Sendable {
     /// The `contents` file this model was read from.
-    public let file: String
-    public let version: ModelVersion
-    public let documentVersion: String?
-    public let lastSavedToolsVersion: String?
-    public let systemVersion: String?
-    public let minimumToolsVersion: String?
-    public let sourceLanguage: String?
-    public let userDefinedModelVersionIdentifier: String?
+    public var file: String { storage.file }
+    public var version: ModelVersion { storage.version }
+    public var documentVersion: String? { storage.documentVersion }
+    public var lastSavedToolsVersion: String? { storage.lastSavedToolsVersion }
+    public var systemVersion: String? { storage.systemVersion }
+    public var minimumToolsVersion: String? { storage.minimumToolsVersion }
+    public var sourceLanguage: String? { storage.sourceLanguage }
+    public var userDefinedModelVersionIdentifier: String? { storage.userDefinedModelVersionIdentifier }
     /// `usedWithCloudKit` on `<model>` (older Xcode writes it on configurations instead).
-    public let usedWithCloudKit: Bool
-    public let usedWithSwiftData: Bool
-    public let entities: [Entity]
-    public let configurations: [Configuration]
-    public let fetchRequests: [FetchRequest]
-    public let composites: [Composite]
-    public let userInfo: UserInfo
-    public let unknownElements: [UnknownElement]
-    public let xmlAttributes: XMLAttributes
-    public let location: SourceLocation
+    public var usedWithCloudKit: Bool { storage.usedWithCloudKit }
+    public var usedWithSwiftData: Bool { storage.usedWithSwiftData }
+    public var entities: [Entity] { storage.entities }
+    public var configurations: [Configuration] { storage.configurations }
+    public var fetchRequests: [FetchRequest] { storage.fetchRequests }
+    public var composites: [Composite] { storage.composites }
+    public var userInfo: UserInfo { storage.userInfo }
+    public var unknownElements: [UnknownElement] { storage.unknownElements }
+    public var xmlAttributes: XMLAttributes { storage.xmlAttributes }
+    public var location: SourceLocation { storage.location }
     /// What the model was read from: a `contents` file, or SwiftData `@Model` classes. Rules
     /// consult it only for wording (a SwiftData user knows `Int`, not `Integer 64`).
-    public let origin: ModelOrigin
+    public var origin: ModelOrigin { storage.origin }
 
-    /// The lookup tables, built once (see `ModelIndex`).
-    private let index: ModelIndex
+    /// Everything above, and the lookup tables, in one object that copies of the model share:
+    /// rules and their views copy the model freely, and copying twenty fields counted a
+    /// reference to each of them every time (a rule's pass over the relationships of a large
+    /// model made hundreds of thousands of such copies).
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let file: String
+        let version: ModelVersion
+        let documentVersion: String?
+        let lastSavedToolsVersion: String?
+        let systemVersion: String?
+        let minimumToolsVersion: String?
+        let sourceLanguage: String?
+        let userDefinedModelVersionIdentifier: String?
+        let usedWithCloudKit: Bool
+        let usedWithSwiftData: Bool
+        let entities: [Entity]
+        let configurations: [Configuration]
+        let fetchRequests: [FetchRequest]
+        let composites: [Composite]
+        let userInfo: UserInfo
+        let unknownElements: [UnknownElement]
+        let xmlAttributes: XMLAttributes
+        let location: SourceLocation
+        let origin: ModelOrigin
+        let index: ModelIndex
+
+        init(file: String, version: ModelVersion, entities: [Entity], configurations: [Configuration],
+             fetchRequests: [FetchRequest], composites: [Composite], userInfo: UserInfo,
+             unknownElements: [UnknownElement], xmlAttributes: XMLAttributes, location: SourceLocation,
+             index: ModelIndex, origin: ModelOrigin) {
+            self.origin = origin
+            self.file = file
+            self.version = version
+            self.documentVersion = xmlAttributes["documentVersion"]
+            self.lastSavedToolsVersion = xmlAttributes["lastSavedToolsVersion"]
+            self.systemVersion = xmlAttributes["systemVersion"]
+            self.minimumToolsVersion = xmlAttributes["minimumToolsVersion"]
+            self.sourceLanguage = xmlAttributes["sourceLanguage"]
+            self.userDefinedModelVersionIdentifier = xmlAttributes["userDefinedModelVersionIdentifier"]
+            self.usedWithCloudKit = xmlAttributes.bool("usedWithCloudKit") ?? false
+            self.usedWithSwiftData = xmlAttributes.bool("usedWithSwiftData") ?? false
+            self.entities = entities
+            self.configurations = configurations
+            self.fetchRequests = fetchRequests
+            self.composites = composites
+            self.userInfo = userInfo
+            self.unknownElements = unknownElements
+            self.xmlAttributes = xmlAttributes
+            self.location = location
+            self.index = index
+        }
+    }
+
+    /// The lookup tables, built once (see `ModelIndex`), read in place.
+    private var index: ModelIndex {
+        _read { yield storage.index }
+    }
 
     public init(
         file: String,
@@ -64,32 +121,14 @@ public struct Model: Sendable {
         index: ModelIndex?,
         origin: ModelOrigin = .contentsFile
     ) {
-        self.origin = origin
-        self.file = file
-        self.version = version ?? ModelVersion(bundlePath: nil, name: "", bundleVersionNames: [], selection: .standalone)
-        self.documentVersion = xmlAttributes["documentVersion"]
-        self.lastSavedToolsVersion = xmlAttributes["lastSavedToolsVersion"]
-        self.systemVersion = xmlAttributes["systemVersion"]
-        self.minimumToolsVersion = xmlAttributes["minimumToolsVersion"]
-        self.sourceLanguage = xmlAttributes["sourceLanguage"]
-        self.userDefinedModelVersionIdentifier = xmlAttributes["userDefinedModelVersionIdentifier"]
-        self.usedWithCloudKit = xmlAttributes.bool("usedWithCloudKit") ?? false
-        self.usedWithSwiftData = xmlAttributes.bool("usedWithSwiftData") ?? false
-        self.entities = entities
-        self.configurations = configurations
-        self.fetchRequests = fetchRequests
-        self.composites = composites
-        self.userInfo = userInfo
-        self.unknownElements = unknownElements
-        self.xmlAttributes = xmlAttributes
-        self.location = location ?? SourceLocation(file: file, line: 1, column: 1)
-
         // An index built from other entities would answer wrongly for every one of them.
-        if let index, index.entityCount == entities.count {
-            self.index = index
-        } else {
-            self.index = ModelIndex(entities: entities)
-        }
+        let tables = if let index, index.entityCount == entities.count { index } else { ModelIndex(entities: entities) }
+        storage = Storage(
+            file: file,
+            version: version ?? ModelVersion(bundlePath: nil, name: "", bundleVersionNames: [], selection: .standalone),
+            entities: entities, configurations: configurations, fetchRequests: fetchRequests, composites: composites,
+            userInfo: userInfo, unknownElements: unknownElements, xmlAttributes: xmlAttributes,
+            location: location ?? SourceLocation(file: file, line: 1, column: 1), index: tables, origin: origin)
     }
 
     /// The same model as another version of its bundle sees it (the loader's view of which
