@@ -151,6 +151,13 @@ public struct Model: Sendable {
         index.entityIndexByName[name]
     }
 
+    /// The index of the first entity named as the entity at `entityIndex` is: the entity itself,
+    /// unless an earlier entity has its name. As `entityIndex(named:)` of its name, without
+    /// hashing the name.
+    public func namesakeIndex(ofEntityAt entityIndex: Int) -> Int {
+        Int(index.namesakeIndexes[entityIndex])
+    }
+
     /// The `parentEntity` the entity at `entityIndex` names, as `entities[entityIndex].parentEntityName`
     /// but read from the model's flat table.
     public func parentName(ofEntityAt entityIndex: Int) -> String? {

@@ -180,6 +180,7 @@ import MomlintTestSupport
             #expect(model.ancestorIndexes(ofEntityAt: entityIndex) == expected, "\(entity.name) at \(entityIndex)")
             #expect(model.parentIndex(ofEntityAt: entityIndex) == entity.parentEntityName.flatMap(model.entityIndex(named:)))
             #expect(model.nameOfEntity(at: entityIndex) == entity.name)
+            #expect(model.namesakeIndex(ofEntityAt: entityIndex) == model.entityIndex(named: entity.name))
             for (relationshipIndex, relationship) in entity.relationships.enumerated() {
                 let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
                 #expect(model.relationship(at: position) == relationship)
@@ -192,6 +193,7 @@ import MomlintTestSupport
         }
         #expect(model.ancestorIndexes(ofEntityAt: 2) == [1, 0])
         #expect(model.ancestorIndexes(ofEntityAt: 4) == [1, 0])  // the second "Person"
+        #expect(model.namesakeIndex(ofEntityAt: 4) == 3)        // the second "Person" names the first
         #expect(model.ancestorIndexes(ofEntityAt: 5).isEmpty)    // an unknown parent
         #expect(model.ancestorIndexes(ofEntityAt: 6) == [7])     // the cycle stops
         #expect(model.destinationIndex(ofRelationshipAt: RelationshipPosition(entityIndex: 1, relationshipIndex: 0)) == 3)
@@ -233,8 +235,10 @@ import MomlintTestSupport
             #expect(loaded.parentIndex(ofEntityAt: entityIndex) == rebuilt.parentIndex(ofEntityAt: entityIndex))
             #expect(loaded.ancestorIndexes(ofEntityAt: entityIndex) == rebuilt.ancestorIndexes(ofEntityAt: entityIndex))
             #expect(loaded.nameOfEntity(at: entityIndex) == rebuilt.nameOfEntity(at: entityIndex))
+            #expect(loaded.namesakeIndex(ofEntityAt: entityIndex) == rebuilt.namesakeIndex(ofEntityAt: entityIndex))
             #expect(Array(loaded.ownPropertyNames(ofEntityAt: entityIndex)) == Array(rebuilt.ownPropertyNames(ofEntityAt: entityIndex)))
         }
+        #expect(loaded.namesakeIndex(ofEntityAt: entityCount - 1) == 0)  // the repeated "E0"
         let positions = loaded.relationshipPositions { _, _ in true }
         #expect(positions == rebuilt.relationshipPositions { _, _ in true })
         #expect(positions.count == 2 * entityCount)

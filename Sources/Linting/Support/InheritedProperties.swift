@@ -47,22 +47,26 @@ struct InheritedProperties: Sendable {
         var visited = [Bool](repeating: false, count: count)
         var onPath = [Bool](repeating: false, count: count)
         var walkedAlone: [Int] = []
-        // Name → entities on the current path declaring it, nearest last.
-        var declaringOnPath: [String: [Int]] = [:]
+        // The entities on the current path declaring each name, as one stack of declarations
+        // for all names: `nearestDeclaration[name]` is where the nearest one sits in
+        // `declarations`, and each declaration remembers the one of the same name it hides.
+        // One hash per push, pop or look-up, and no array per name.
+        var declarations: [(entity: Int, hidden: Int?)] = []
+        var nearestDeclaration: [String: Int] = [:]
         var path: [(entity: Int, nextChild: Int)] = []
 
         func enter(_ entityIndex: Int, inheriting inherited: Int) {
             visited[entityIndex] = true
             inheritedCounts[entityIndex] = inherited
             let names = model.ownPropertyNames(ofEntityAt: entityIndex)
-            let namesake = model.entityIndex(named: model.nameOfEntity(at: entityIndex))
-            if let namesake, namesake != entityIndex, onPath[namesake] {
+            let namesake = model.namesakeIndex(ofEntityAt: entityIndex)
+            if namesake != entityIndex, onPath[namesake] {
                 walkedAlone.append(entityIndex)
             } else if !path.isEmpty {  // a root has no ancestor to take a name from
                 var found: [Int: Int] = [:]
                 for (offset, name) in names.enumerated() {
                     steps += 1
-                    if let nearest = declaringOnPath[name]?.last { found[offset] = nearest }
+                    if let nearest = nearestDeclaration[name] { found[offset] = declarations[nearest].entity }
                 }
                 if !found.isEmpty { declarers[entityIndex] = found }
             }
@@ -71,7 +75,8 @@ struct InheritedProperties: Sendable {
             if !children[entityIndex].isEmpty {
                 for name in names {
                     steps += 1
-                    declaringOnPath[name, default: []].append(entityIndex)
+                    let hidden = nearestDeclaration.updateValue(declarations.count, forKey: name)
+                    declarations.append((entityIndex, hidden))
                 }
             }
             onPath[entityIndex] = true
@@ -86,9 +91,10 @@ struct InheritedProperties: Sendable {
                     let inherited = inheritedCounts[entityIndex] + model.ownPropertyNames(ofEntityAt: entityIndex).count
                     enter(children[entityIndex][nextChild], inheriting: inherited)
                 } else {
-                    for name in model.ownPropertyNames(ofEntityAt: entityIndex) where !children[entityIndex].isEmpty {
+                    // The entity's names were pushed in order, so they come off the top in reverse.
+                    for name in model.ownPropertyNames(ofEntityAt: entityIndex).reversed() where !children[entityIndex].isEmpty {
                         steps += 1
-                        declaringOnPath[name]?.removeLast()
+                        nearestDeclaration[name] = declarations.removeLast().hidden
                     }
                     onPath[entityIndex] = false
                     path.removeLast()
