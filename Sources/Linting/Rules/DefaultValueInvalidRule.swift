@@ -163,31 +163,39 @@ public struct DefaultValueInvalidRule: Rule {
         case .date:
             var problems: [Problem] = []
             var values = Bounds()
-            for (label, text) in [("default", attribute.defaultDateTimeInterval), ("minimum", attribute.minDateTimeInterval),
-                                  ("maximum", attribute.maxDateTimeInterval)] {
-                guard let text else { continue }
+            // One call per field rather than a loop over a list of them: this runs for every
+            // attribute with a default or bounds, and the list was an allocation each time.
+            func read(_ label: String, _ text: String?) {
+                guard let text else { return }
                 if let value = Double(text), value.isFinite { values[label] = value } else {
                     problems.append(Problem(text: "has \(label) date '\(text)', which is not a number of seconds since 2001 "
                         + "(read as \(format(LenientReading.leadingNumber(text, integral: false)))"))
                 }
             }
+            read("default", attribute.defaultDateTimeInterval)
+            read("minimum", attribute.minDateTimeInterval)
+            read("maximum", attribute.maxDateTimeInterval)
             return problems + boundProblems(values, unit: "")
         case .string:
+            // A default's length is checked only against bounds.
+            let minimum = attribute.minValueString, maximum = attribute.maxValueString
+            guard minimum != nil || maximum != nil else { return [] }
             var problems: [Problem] = []
             var lengths = Bounds()
-            for (label, text) in [("minimum", attribute.minValueString), ("maximum", attribute.maxValueString)] {
-                guard let text else { continue }
+            func read(_ label: String, _ text: String?) {
+                guard let text else { return }
                 if let length = Int(text), length >= 0 { lengths[label] = Double(length) } else {
                     problems.append(Problem(text: "has \(label) length '\(text)', which is not a length (a whole number of at least 0)"))
                 }
             }
+            read("minimum", minimum)
+            read("maximum", maximum)
             if let text = attribute.defaultValueString {
                 lengths["default"] = Double(text.count)
             }
             return problems + boundProblems(lengths, unit: " length")
         case .boolean:
-            guard let text = attribute.defaultValueString,
-                  !["yes", "no", "true", "false", "1", "0"].contains(text.lowercased())
+            guard let text = attribute.defaultValueString, !Self.booleanSpellings.contains(text.lowercased())
             else { return [] }
             let reading = LenientReading.boolean(text) ? "YES" : "NO"
             return [Problem(text: "has default '\(text)', which is not a Boolean (YES or NO); Core Data reads it as \(reading)")]
@@ -241,9 +249,8 @@ public struct DefaultValueInvalidRule: Rule {
                                         parse: (String) -> ParsedValue) -> [Problem] {
         var problems: [Problem] = []
         var values = Bounds()
-        for (label, text) in [("default", attribute.defaultValueString), ("minimum", attribute.minValueString),
-                              ("maximum", attribute.maxValueString)] {
-            guard let text else { continue }
+        func read(_ label: String, _ text: String?) {
+            guard let text else { return }
             switch parse(text) {
             case .value(let value): values[label] = value
             case .unparsable(let reading):
@@ -252,8 +259,14 @@ public struct DefaultValueInvalidRule: Rule {
                 problems.append(Problem(text: "has \(label) \(text), outside \(typeName)'s range \(range), so it is truncated"))
             }
         }
+        read("default", attribute.defaultValueString)
+        read("minimum", attribute.minValueString)
+        read("maximum", attribute.maxValueString)
         return problems + boundProblems(values, unit: "")
     }
+
+    /// The spellings of a Boolean default that Core Data reads as written (lowercased).
+    private static let booleanSpellings: Set<String> = ["yes", "no", "true", "false", "1", "0"]
 
     /// The default, minimum and maximum read so far, by the label the messages use. A struct,
     /// not a dictionary: this runs for every attribute that sets any of them.
