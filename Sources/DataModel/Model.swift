@@ -353,6 +353,11 @@ public struct Model: Sendable {
         return positions
     }
 
+    /// What checks ask first about the entity at `entityIndex`, from the model's trait table.
+    public func traits(ofEntityAt entityIndex: Int) -> EntityTraits {
+        index.entityTraits[entityIndex]
+    }
+
     /// The indexes of the entities whose traits pass `test`, in document order. Only the trait
     /// table is read.
     public func entityIndexes(where test: (EntityTraits) -> Bool) -> [Int] {

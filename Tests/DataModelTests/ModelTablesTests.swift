@@ -150,6 +150,41 @@ import MomlintTestSupport
         #expect(model.attributePositions(where: { _ in true }).count == 5)
     }
 
+    /// The entity trait table agrees with the entities: userInfo, fetched properties, and any
+    /// uniqueness constraint, fetch index or compound index.
+    @Test func entityTraitTableAgreesWithTheEntities() throws {
+        let model = try Fixtures.model("""
+            <entity name="Plain">
+                <attribute name="title" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Unique">
+                <attribute name="email" optional="YES" attributeType="String"/>
+                <uniquenessConstraints>
+                    <uniquenessConstraint><constraint value="email"/></uniquenessConstraint>
+                </uniquenessConstraints>
+            </entity>
+            <entity name="Indexed">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <fetchIndex name="byTitle">
+                    <fetchIndexElement property="title" type="Binary" order="ascending"/>
+                </fetchIndex>
+                <userInfo><entry key="k" value="v"/></userInfo>
+            </entity>
+            <entity name="Compound">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <compoundIndexes>
+                    <compoundIndex><index value="title"/></compoundIndex>
+                </compoundIndexes>
+            </entity>
+            """)
+        for (entityIndex, entity) in model.entities.enumerated() {
+            #expect(model.traits(ofEntityAt: entityIndex) == EntityTraits(entity), "\(entity.name)")
+        }
+        #expect(model.entityIndexes { $0.hasConstraintsOrIndexes } == [1, 2, 3])
+        #expect(model.entityIndexes { $0.hasUserInfo } == [2])
+        #expect(model.entityIndexes { $0.hasFetchedProperties }.isEmpty)
+    }
+
     /// Destinations, ancestors and the new traits, read from the tables, agree with what the
     /// lookups by name find: unknown and missing destinations, a repeated entity name, an
     /// unknown parent, an inheritance cycle, and counts written in every unusual way.

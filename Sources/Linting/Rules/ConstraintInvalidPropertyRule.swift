@@ -98,34 +98,28 @@ public struct ConstraintInvalidPropertyRule: Rule {
     public func violations(in model: LintedModel) -> [Violation] {
         var violations: [Violation] = []
         let isSwiftData = ModelWording(model.model).isSwiftData
-        for entity in model.entities {
-            // What names the property, as its author wrote it: "a uniqueness constraint of 'Item'"
-            // in a model file, "#Unique<Item>" in Swift (where a `.unique` option sits on the
-            // property it constrains, at the same location).
-            var references: [(what: String, isIndex: Bool, property: String, location: SourceLocation)] = []
+        for linted in model.entities(where: { $0.traits.hasConstraintsOrIndexes }) {
+            let entity = linted.entity
+            var references: [(kind: Reference, property: String, location: SourceLocation)] = []
             for constraint in entity.uniquenessConstraints {
-                references += constraint.members.map { member in
-                    let isOption = model.property(named: member.property, in: entity)?.location == member.location
-                    let what = !isSwiftData ? "a uniqueness constraint of '\(entity.name)'"
-                        : isOption ? "the .unique option of '\(entity.name)'" : "#Unique<\(entity.name)>"
-                    return (what, false, member.property, member.location)
-                }
+                references += constraint.members.map { (.uniquenessConstraint, $0.property, $0.location) }
             }
             for index in entity.fetchIndexes {
-                let what = isSwiftData ? "#Index<\(entity.name)>" : "a fetch index '\(index.name)' of '\(entity.name)'"
-                references += index.elements.map { (what, true, $0.property, $0.location) }
+                references += index.elements.map { (.fetchIndex(name: index.name), $0.property, $0.location) }
             }
             for index in entity.compoundIndexes {
-                references += index.members.map { ("a compound index of '\(entity.name)'", true, $0.property, $0.location) }
+                references += index.members.map { (.compoundIndex, $0.property, $0.location) }
             }
             for reference in references {
                 guard let problem = Self.problem(with: reference.property, in: entity, model: model.model) else { continue }
-                if reference.isIndex, case .toManyRelationship(let inverse) = problem {
+                let what = reference.kind.wording(property: reference.property, at: reference.location, in: entity,
+                                                  model: model.model, isSwiftData: isSwiftData)
+                if reference.kind.isIndex, case .toManyRelationship(let inverse) = problem {
                     // The model builds and loads; the index simply cannot cover the element.
                     let instead = inverse.map { "index '\($0)' on its destination instead" }
                         ?? "give the relationship an inverse to-one and index that on its destination instead"
                     violations.append(Violation(
-                        message: "\(reference.what) names '\(reference.property)', a to-many relationship, "
+                        message: "\(what) names '\(reference.property)', a to-many relationship, "
                             + "which has no column in '\(entity.name)''s table, so the index cannot use it; remove the "
                             + (isSwiftData ? "key path" : "element") + " and " + instead,
                         location: reference.location, entityName: entity.name, propertyName: reference.property,
@@ -133,13 +127,42 @@ public struct ConstraintInvalidPropertyRule: Rule {
                     continue
                 }
                 violations.append(Violation(
-                    message: "\(reference.what) names '\(reference.property)', which "
+                    message: "\(what) names '\(reference.property)', which "
                         + (isSwiftData ? problem.swiftText : problem.text) + "; "
                         + (isSwiftData ? "name a stored property or to-one relationship" : "name a persistent attribute or to-one relationship"),
                     location: reference.location, entityName: entity.name, propertyName: reference.property))
             }
         }
         return violations
+    }
+
+    /// What names a property: a uniqueness constraint, a fetch index or a compound index.
+    enum Reference {
+        case uniquenessConstraint
+        case fetchIndex(name: String)
+        case compoundIndex
+
+        var isIndex: Bool {
+            if case .uniquenessConstraint = self { return false }
+            return true
+        }
+
+        /// The reference as its author wrote it, worded only for a finding: "a uniqueness
+        /// constraint of 'Item'" in a model file, "#Unique<Item>" in Swift (where a `.unique`
+        /// option sits on the property it constrains, at the same location).
+        func wording(property: String, at location: SourceLocation, in entity: Entity, model: Model,
+                     isSwiftData: Bool) -> String {
+            switch self {
+            case .uniquenessConstraint:
+                guard isSwiftData else { return "a uniqueness constraint of '\(entity.name)'" }
+                let isOption = model.property(named: property, in: entity)?.location == location
+                return isOption ? "the .unique option of '\(entity.name)'" : "#Unique<\(entity.name)>"
+            case .fetchIndex(let name):
+                return isSwiftData ? "#Index<\(entity.name)>" : "a fetch index '\(name)' of '\(entity.name)'"
+            case .compoundIndex:
+                return "a compound index of '\(entity.name)'"
+            }
+        }
     }
 
     /// Why a name cannot be part of a constraint or index.

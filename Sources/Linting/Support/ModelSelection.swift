@@ -24,6 +24,8 @@ struct LintedEntity {
     var name: String { model.model.nameOfEntity(at: index) }
     /// The `parentEntity` the file writes, whether or not it names an entity of the model.
     var parentName: String? { model.model.parentName(ofEntityAt: index) }
+    /// What the model's trait table says of it (userInfo, fetched properties, constraints).
+    var traits: EntityTraits { model.model.traits(ofEntityAt: index) }
     /// The entity `parentName` names (the first of that name), nil for a root or an unknown parent.
     var parent: LintedEntity? { model.model.parentIndex(ofEntityAt: index).map { LintedEntity(model: model, index: $0) } }
     /// The names of the properties the entity itself declares, in the order of its `properties`.
