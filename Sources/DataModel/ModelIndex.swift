@@ -133,8 +133,7 @@ struct ModelIndex: Sendable {
             let name = entity.name
             index.entityNames.append(name)
             index.entityTraits.append(EntityTraits(entity))
-            if index.entityIndexByName[name] == nil { index.entityIndexByName[name] = entityIndex }
-            index.namesakeIndexes.append(Int32(truncatingIfNeeded: index.entityIndexByName[name]!))
+            index.namesakeIndexes.append(Int32(truncatingIfNeeded: index.firstEntityIndex(named: name, orAdd: entityIndex)))
             let parentName = entity.parentEntityName
             index.parentNames.append(parentName)
             if let parentName { index.subentityIndexesByParent[parentName, default: []].append(entityIndex) }
@@ -174,8 +173,7 @@ struct ModelIndex: Sendable {
             for (offset, name) in theirs.entityNames.enumerated() {
                 let entityIndex = entityOffset + offset
                 index.entityNames.append(name)
-                if index.entityIndexByName[name] == nil { index.entityIndexByName[name] = entityIndex }
-                index.namesakeIndexes.append(Int32(truncatingIfNeeded: index.entityIndexByName[name]!))
+                index.namesakeIndexes.append(Int32(truncatingIfNeeded: index.firstEntityIndex(named: name, orAdd: entityIndex)))
             }
             index.parentNames.append(contentsOf: theirs.parentNames)
             index.entityTraits.append(contentsOf: theirs.entityTraits)
@@ -226,10 +224,13 @@ struct ModelIndex: Sendable {
                     let start = chunk * resolvedChunkSize
                     for slot in start..<min(start + resolvedChunkSize, pending.count) {
                         let relationship = pending[slot]
-                        if let destination = relationship.destinationName.flatMap({ index.entityIndexByName[$0] }) {
-                            destinationSlots[slot] = Int32(truncatingIfNeeded: destination)
-                        }
-                        inverseSlots[slot] = index.resolveInverse(named: relationship.inverseName, in: relationship.ownerName)
+                        let destination = relationship.destinationName.flatMap { index.entityIndexByName[$0] }
+                        if let destination { destinationSlots[slot] = Int32(truncatingIfNeeded: destination) }
+                        guard let inverseName = relationship.inverseName, let ownerName = relationship.ownerName else { continue }
+                        // The owner is nearly always the destination itself: comparing the two
+                        // names is cheaper than hashing the owner's again.
+                        let owner = ownerName == relationship.destinationName ? destination : index.entityIndexByName[ownerName]
+                        inverseSlots[slot] = owner.flatMap { index.resolveInverse(named: inverseName, inEntityAt: $0) }
                     }
                 }
                 if chunkCount > 1 {
@@ -242,10 +243,17 @@ struct ModelIndex: Sendable {
         return (destinations, inverses)
     }
 
-    /// Where the relationship `inverseName` of `ownerName` (or of an ancestor) is declared;
-    /// nil when either is missing or the name belongs to an attribute or fetched property.
-    private func resolveInverse(named inverseName: String?, in ownerName: String?) -> RelationshipPosition? {
-        guard let inverseName, let ownerName, let owner = entityIndexByName[ownerName] else { return nil }
+    /// The index of the first entity named `name`, which is `entityIndex` when none was added
+    /// before. One look-up: the dictionary's defaulting subscript inserts and yields in place,
+    /// where testing for the name and then adding it hashes the name twice.
+    fileprivate mutating func firstEntityIndex(named name: String, orAdd entityIndex: Int) -> Int {
+        func value(_ stored: inout Int) -> Int { stored }
+        return value(&entityIndexByName[name, default: entityIndex])
+    }
+
+    /// Where the relationship `inverseName` of the entity at `owner` (or of an ancestor) is
+    /// declared; nil when the name is missing or belongs to an attribute or fetched property.
+    private func resolveInverse(named inverseName: String, inEntityAt owner: Int) -> RelationshipPosition? {
         // Most inverses are declared on the owner itself: only the others walk its ancestors.
         if let found = slot(ofProperty: inverseName, inEntityAt: owner) { return Self.relationshipPosition(found, in: owner) }
         for ancestor in ancestorIndexes(ofEntityAt: owner) {
