@@ -51,11 +51,13 @@ public struct ModelLoader: Sendable {
     }
 
     /// Parses one `contents` document held in memory. `file` is the name findings will show.
-    public func model(fromContents bytes: [UInt8], file: String, version: ModelVersion? = nil) throws(LoadError) -> Model {
+    /// `bytes` is taken rather than borrowed, so that the reader can let the file go as soon as it
+    /// is parsed (see `ContentsReader.read`).
+    public func model(fromContents bytes: consuming [UInt8], file: String, version: ModelVersion? = nil) throws(LoadError) -> Model {
         try checkPrologue(bytes, path: file)
         do {
             return try ContentsReader(file: file).read(
-                bytes, version: version ?? Self.standaloneVersion,
+                consume bytes, version: version ?? Self.standaloneVersion,
                 options: XMLEventParser.Options(allowsDocumentType: false, limits: limits))
         } catch {
             throw LoadError(xml: error, path: file)
@@ -312,7 +314,7 @@ public struct ModelLoader: Sendable {
         guard loaded.insert(identity).inserted else { return }
         do {
             let bytes = try readFile(path)
-            result.outcomes.append(.model(try model(fromContents: bytes, file: path, version: version)))
+            result.outcomes.append(.model(try model(fromContents: consume bytes, file: path, version: version)))
         } catch {
             result.outcomes.append(.failure(error))
         }
