@@ -175,6 +175,8 @@ struct ContentsReader {
 
     /// The model of the parts, their tables joined in document order.
     private func joined(_ parts: consuming [PartResult], version: ModelVersion) -> Model {
+        // A `consuming` parameter is never copied implicitly, and the loop below copies; the
+        // move into a variable costs nothing.
         var read = parts
         // Moved out, not copied: appending to tables still referenced from `read` would copy
         // every one of them first.
