@@ -9,8 +9,11 @@ import SafeFiles
 import SourceConsistency
 
 struct LintCommand: ParsableCommand {
+    /// The subcommand's name, which `Momlint` also recognises before parsing.
+    static let name = "lint"
+
     static let configuration = CommandConfiguration(
-        commandName: "lint",
+        commandName: name,
         abstract: "Lint .xcdatamodeld bundles, .xcdatamodel folders, contents files, or folders holding them; "
             + "with --swiftdata, SwiftData @Model classes.",
         discussion: """

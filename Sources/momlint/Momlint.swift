@@ -80,7 +80,7 @@ struct Momlint: AsyncParsableCommand {
     /// here), so every message stays ArgumentParser's usual one.
     static func lintRequest(for arguments: [String]) -> LintRequest? {
         var lintArguments = arguments
-        if lintArguments.first == "lint" {
+        if lintArguments.first == LintCommand.name {
             lintArguments.removeFirst()
         } else if let first = lintArguments.first,
                   first.hasPrefix("-") || first == "help" || subcommands.contains(where: { $0._commandName == first }) {
@@ -100,9 +100,14 @@ struct Momlint: AsyncParsableCommand {
     /// `lint` is the default subcommand, so `momlint lnt` would lint a path named `lnt` and
     /// report it missing. A first word that names no subcommand and no file, but is near a
     /// subcommand's name, is a typo of that subcommand.
+    ///
+    /// The first words of nearly every run, `lint` and a path, are answered before any
+    /// subcommand's name is asked for: `_commandName` builds the command's whole configuration,
+    /// and `lint`'s lists the reporters.
     static func nearestSubcommand(to word: String) -> String? {
+        guard !word.hasPrefix("-"), word != LintCommand.name, !FileManager.default.fileExists(atPath: word) else { return nil }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        guard !word.hasPrefix("-"), !names.contains(word), !FileManager.default.fileExists(atPath: word) else { return nil }
+        guard !names.contains(word) else { return nil }
         return NearestName.closest(to: word, among: names)
     }
 }
