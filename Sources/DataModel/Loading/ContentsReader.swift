@@ -8,6 +8,14 @@ import Dispatch
 /// `UnknownElement` on its parent, so newer Xcode output is never fatal.
 struct ContentsReader {
     let file: String
+    /// The file's first line and column: each element's location is made in the same file
+    /// (`SourceLocation(line:column:inFileOf:)`), without looking its path up per element.
+    let start: SourceLocation
+
+    init(file: String) {
+        self.file = file
+        self.start = SourceLocation(file: file, line: 1, column: 1)
+    }
 
     /// An element being read: its tag, plus what its children have produced so far.
     private final class OpenElement {
@@ -48,11 +56,11 @@ struct ContentsReader {
         var composites: [Composite] { produced?.composites ?? [] }
         var unknownElements: [UnknownElement] { produced?.unknownElements ?? [] }
 
-        init(_ tag: XMLStartTag, file: String, isUnknown: Bool) {
+        init(_ tag: XMLStartTag, inFileOf start: SourceLocation, isUnknown: Bool) {
             self.name = tag.name
             self.known = tag.known
             self.attributes = tag.attributes
-            self.location = SourceLocation(file: file, line: tag.line, column: tag.column)
+            self.location = SourceLocation(line: tag.line, column: tag.column, inFileOf: start)
             self.isUnknown = isUnknown
         }
     }
@@ -150,11 +158,7 @@ struct ContentsReader {
         let results = ConcurrentSlots<PartResult>(count: parts.count)
         ConcurrentWork.perform(iterations: parts.count) { number in
             let tables = IndexBuilderBox()
-            // Each part gets a string object of its own for the file's path: every element's
-            // location holds it, and two cores counting references to one object make its cache
-            // line bounce between them for every element they read.
-            let reader = ContentsReader(file: String(decoding: Array(file.utf8), as: UTF8.self))
-            let assembler = Assembler(reader: reader, limits: options.limits) { tables.builder.append($0) }
+            let assembler = Assembler(reader: self, limits: options.limits) { tables.builder.append($0) }
             do {
                 try XMLEventParser.parse(document, part: parts[number], options: options, handle: assembler.handle)
             } catch {
@@ -238,7 +242,7 @@ struct ContentsReader {
                                 + "this is not a Core Data model's contents file",
                             line: tag.line, column: tag.column)
                     }
-                    stack.append(OpenElement(tag, file: reader.file, isUnknown: false))
+                    stack.append(OpenElement(tag, inFileOf: reader.start, isUnknown: false))
                     return
                 }
                 if tag.known == .elements && parent.known == .model && !parent.isUnknown {
@@ -247,7 +251,7 @@ struct ContentsReader {
                 }
                 let allowed = !parent.isUnknown && ContentsReader.allows(parent.known, tag.known)
                 if allowed { try ContentsReader.checkLimits(of: tag, in: parent, limits: limits) }
-                stack.append(OpenElement(tag, file: reader.file, isUnknown: !allowed))
+                stack.append(OpenElement(tag, inFileOf: reader.start, isUnknown: !allowed))
             case .end:
                 if skippedDepth > 0 {
                     skippedDepth -= 1
