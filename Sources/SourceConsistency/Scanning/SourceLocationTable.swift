@@ -14,12 +14,16 @@ import SwiftSyntax
 /// physical lines and columns.
 public struct SourceLocationTable {
     public let file: String
+    /// The file's first line and column; every location is made in its file from it, so the
+    /// path is looked up once per file (`SourceLocation(line:column:inFileOf:)`).
+    private let start: DataModel.SourceLocation
     private let bytes: [UInt8]
     /// The offset where each line after the first starts (just after its line break), ascending.
     private let lineStarts: [Int]
 
     public init(file: String, bytes: [UInt8]) {
         self.file = file
+        self.start = DataModel.SourceLocation(file: file, line: 1, column: 1)
         self.bytes = bytes
         var lineStarts: [Int] = []
         var offset = 0
@@ -55,7 +59,7 @@ public struct SourceLocationTable {
         }
         let lineStart = low == 0 ? 0 : lineStarts[low - 1]
         let scalars = String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count
-        return DataModel.SourceLocation(file: file, line: low + 1, column: scalars + 1)
+        return DataModel.SourceLocation(line: low + 1, column: scalars + 1, inFileOf: start)
     }
 }
 #endif
