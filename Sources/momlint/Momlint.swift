@@ -57,6 +57,12 @@ struct Momlint: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let code as ExitCode where code != .validationFailure {
+            // How `lint` ends with findings (1) or a failed input (2), messages printed already.
+            // ArgumentParser's `exit(withError:)` would build the help generator first, to say
+            // nothing: 8.7 M instructions, more than half of a small model's whole lint.
+            StandardOutputFailures.exitIfLost()
+            Foundation.exit(code.rawValue)
         } catch {
             if exitCode(for: error) == .validationFailure {
                 var standardError = StandardError()
@@ -75,7 +81,9 @@ struct Momlint: AsyncParsableCommand {
     /// of 50 M instructions). Such a command line is parsed as `lint` alone, and one that names
     /// only paths (no argument starts with `-`) is not parsed at all: reflecting on `lint`'s own
     /// options still cost 23 M of 45 M instructions (release build, Swift libraries linked
-    /// statically), and every path is a path then. Anything that does not parse as `lint` —
+    /// statically), and every path is a path then. Options in their plain spellings are read
+    /// without ArgumentParser too (`LintRequest(parsingPlainOptions:)`); any other spelling is
+    /// parsed by ArgumentParser as `lint` alone. Anything that does not parse as `lint` —
     /// help, the version, completion scripts, a mistake — goes through the root as before (nil
     /// here), so every message stays ArgumentParser's usual one.
     static func lintRequest(for arguments: [String]) -> LintRequest? {
@@ -94,7 +102,7 @@ struct Momlint: AsyncParsableCommand {
         guard !lintArguments.contains(where: { argument in
             answeredByTheRoot.contains { argument == $0 || argument.hasPrefix($0 + "=") }
         }) else { return nil }
-        return (try? LintCommand.parse(lintArguments))?.request
+        return LintRequest(parsingPlainOptions: lintArguments) ?? (try? LintCommand.parse(lintArguments))?.request
     }
 
     /// `lint` is the default subcommand, so `momlint lnt` would lint a path named `lnt` and
