@@ -82,23 +82,30 @@ extension LintRun {
                 }
             }
             let bundleName = (bundlePath as NSString).lastPathComponent
-            var pairs: [MigrationPair] = []
             let compared = Set(sources.compactMap(\.model?.file))
             let orderedAfterCurrent = Set(bundle.afterCurrent.compactMap(\.model?.file))
             // Every readable non-current version is checked against the base
             // (shipped_version_modified); only the previous (or every other) one is compared with
-            // the current one.
-            for older in bundle.older {
+            // the current one. The diffs come first: git, started when the bundle was found, may
+            // still be reading the base.
+            let comparisons = bundle.older.map { older in
+                MigrationPair(
+                    older: older, current: bundle.current,
+                    hasMappingModel: mappingModelCovers(from: older.version.name, to: bundle.current.version.name, inBundle: bundleName),
+                    comparesMigration: compared.contains(older.file),
+                    olderIsOrderedAfterCurrent: orderedAfterCurrent.contains(older.file))
+            }
+            var pairs: [MigrationPair] = []
+            for var pair in comparisons {
+                let older = pair.older
                 let bases = base?.contents(of: older.file, versionName: older.version.name) ?? []
                 let committed = bases.first { $0.stagedBytes == nil }
                 let committedModel = committed.flatMap {
                     $0.equalsWorkingTree ? older : baseModel($0.bytes, like: older, loader: loader)
                 }
-                pairs.append(MigrationPair(
-                    older: older, current: bundle.current,
-                    hasMappingModel: mappingModelCovers(from: older.version.name, to: bundle.current.version.name, inBundle: bundleName),
-                    comparesMigration: compared.contains(older.file), olderAtBase: committedModel, baseName: committed?.name,
-                    olderIsOrderedAfterCurrent: orderedAfterCurrent.contains(older.file)))
+                pair.olderAtBase = committedModel
+                pair.baseName = committed?.name
+                pairs.append(pair)
                 // An edit staged in the index but not in the working tree: checked on its own,
                 // against the committed file parsed above.
                 for staged in bases where staged.stagedBytes != nil {

@@ -14,9 +14,10 @@ public struct MigrationPair: Sendable {
     public let comparesMigration: Bool
     /// The older version as the base revision holds it (git, or the lock file); nil when there
     /// is no base or the base does not hold this version (it has not shipped).
-    public let olderAtBase: Model?
+    /// Set after the diff (`LintRun.checkMigrations`), since reading the base may mean waiting for git.
+    public internal(set) var olderAtBase: Model?
     /// How findings name the base: `HEAD`, a revision, or the lock file's name.
-    public let baseName: String?
+    public internal(set) var baseName: String?
     /// True when the "older" version is ordered after the current one (`BundleVersions.afterCurrent`):
     /// a store it wrote meets the current version only when the app is downgraded, so what fails
     /// there is not what fails on an update, and its findings are warnings.

@@ -90,10 +90,12 @@ enum GitProcess {
             return exitedCleanly ? collected : nil
         }
 
-        // A process started and never asked for: its output is not wanted, so the pipe is closed
-        // (git ends on a write to it, if it was still writing) and the child is reaped.
+        // A process started and never asked for: its output is not wanted, so git is stopped
+        // rather than waited for (it may still be starting, which takes milliseconds), the pipe
+        // is closed and the child is reaped. Git only reads here, and holds no lock to leave.
         deinit {
             if result == nil {
+                kill(child, SIGTERM)
                 close(output)
                 var status: Int32 = 0
                 while waitpid(child, &status, 0) == -1 && errno == EINTR {}

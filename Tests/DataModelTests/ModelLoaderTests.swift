@@ -222,10 +222,12 @@ import MomlintTestSupport
 @Suite struct BundleFoundTests {
     final class Heard: @unchecked Sendable {
         let lock = NSLock()
+        let keepsWholePaths: Bool
         var calls: [String] = []
+        init(keepsWholePaths: Bool = false) { self.keepsWholePaths = keepsWholePaths }
         func add(_ bundle: String, _ versions: [String], _ current: String) {
             lock.lock()
-            calls.append("\((bundle as NSString).lastPathComponent) \(versions) \(current)")
+            calls.append("\(keepsWholePaths ? bundle : (bundle as NSString).lastPathComponent) \(versions) \(current)")
             lock.unlock()
         }
     }
@@ -238,6 +240,36 @@ import MomlintTestSupport
         let result = loader.load(paths: [Fixtures.models + "/Notes.xcdatamodeld" + suffix])
         #expect(result.models.map(\.version.name) == ["Notes 2"])
         #expect(heard.calls == ["Notes.xcdatamodeld [\"Notes\", \"Notes 2\"] Notes 2"])
+    }
+
+    /// `lint` starts git on the bundles `announceVersionedBundles` tells of, before the models are
+    /// loaded; `load` must then tell of the same bundle, spelled the same, for the read started
+    /// early to be the one it finds (`ShippedVersionReads` knows a bundle by its path).
+    @Test(arguments: ["", "/", "/Notes 2.xcdatamodel", "/Notes 2.xcdatamodel/contents", "/Notes.xcdatamodel/contents",
+                      "/Notes.xcdatamodel", "/.xccurrentversion"])
+    func announcedAsLoadingTellsOfIt(_ suffix: String) {
+        let announced = Heard(keepsWholePaths: true)
+        let loaded = Heard(keepsWholePaths: true)
+        var loader = ModelLoader(replacesOldVersionsWithCurrent: true)
+        loader.bundleFound = { announced.add($0, $1, $2) }
+        loader.announceVersionedBundles(named: [Fixtures.models + "/Notes.xcdatamodeld" + suffix])
+        loader.bundleFound = { loaded.add($0, $1, $2) }
+        #expect(loader.load(paths: [Fixtures.models + "/Notes.xcdatamodeld" + suffix]).models.count == 1)
+        #expect(announced.calls.count == 1)
+        #expect(announced.calls == loaded.calls)
+    }
+
+    /// A folder to search is left to `load`, which walks it once; a path that names nothing is
+    /// left for `load` to report; a bundle of one version has no older version to read.
+    @Test func foldersToSearchMissingPathsAndSingleVersionsAreNotAnnounced() {
+        let heard = Heard()
+        var loader = ModelLoader()
+        loader.bundleFound = { heard.add($0, $1, $2) }
+        loader.announceVersionedBundles(named: [Fixtures.models, Fixtures.models + "/NoSuch.xcdatamodeld", "",
+                                                Fixtures.models + "/Versioned/SingleVersion.xcdatamodeld"])
+        #expect(heard.calls.isEmpty)
+        #expect(loader.load(paths: [Fixtures.models]).models.count > 1)
+        #expect(heard.calls.contains("Notes.xcdatamodeld [\"Notes\", \"Notes 2\"] Notes 2"))
     }
 
     @Test func aModelOutsideABundleIsNoBundle() {

@@ -50,6 +50,36 @@ public struct ModelLoader: Sendable {
         return result
     }
 
+    /// Tells `bundleFound` of every bundle of two or more versions that `paths` name directly
+    /// (the bundle, one of its version folders, or a file in it), as `load(paths:)` will tell
+    /// it, without reading a model. `lint` calls this before it builds its engine, so that git
+    /// starts on a bundle's older versions as early as it can; `bundleFound` then hears of the
+    /// same bundles again during `load`. A bundle of one version has no older version to read;
+    /// folders to search are left to `load`, and a path that names nothing is skipped.
+    public func announceVersionedBundles(named paths: [String]) {
+        guard let bundleFound else { return }
+        for path in paths {
+            guard let targets = try? targets(for: path, searchingFolders: false) else { continue }
+            for target in targets {
+                // Spelled as `load` spells it: the path as named (perhaps with a final `/`), or
+                // the parent of the version folder named or holding the file named.
+                let bundle: String
+                switch target {
+                case .bundle(let path): bundle = path
+                case .versionFolder(let folder): bundle = Self.parentPath(of: folder)
+                case .contentsFile(let file):
+                    let folder = Self.parentPath(of: file)
+                    guard folder.hasSuffix(".xcdatamodel") else { continue }
+                    bundle = Self.parentPath(of: folder)
+                }
+                if case .bundle = target {} else if !bundle.hasSuffix(".xcdatamodeld") { continue }
+                let versions = Self.versionFolderNames(in: bundle)
+                guard versions.count >= 2 else { continue }
+                bundleFound(bundle, versions, currentVersion(ofBundle: bundle, versions: versions).name)
+            }
+        }
+    }
+
     /// Parses one `contents` document held in memory. `file` is the name findings will show.
     /// `bytes` is taken rather than borrowed, so that the reader can let the file go as soon as it
     /// is parsed (see `ContentsReader.read`).
@@ -72,7 +102,9 @@ public struct ModelLoader: Sendable {
         case contentsFile(String)
     }
 
-    private func targets(for named: String) throws(LoadError) -> [Target] {
+    /// What a path names; a folder that is neither a bundle nor a version folder is searched
+    /// for them, unless `searchingFolders` is false (then it names nothing).
+    private func targets(for named: String, searchingFolders: Bool = true) throws(LoadError) -> [Target] {
         // `.` run inside a bundle or version folder: its name (and so what it is) is only in
         // the absolute path. Any other folder keeps the spelling the user gave (`lint .` in a
         // project shows `./App/…`).
@@ -87,6 +119,7 @@ public struct ModelLoader: Sendable {
             case "xcdatamodeld": return [.bundle(path)]
             case "xcdatamodel": return [.versionFolder(path)]
             default:
+                guard searchingFolders else { return [] }
                 let found = searchFolder(path)
                 guard !found.isEmpty else {
                     throw LoadError(path: path, reason: .notAModel(
