@@ -199,6 +199,35 @@ import Testing
         #expect(try store.savedCount("Item") == 0)
     }
 
+    /// A set's rows go by one of two statements (`SaveWriter.deleteSetRows`): one pass over
+    /// the table when the set holds most of it (40 of 50 items), a lookup of each key otherwise
+    /// (3 of 50). Either deletes exactly the set's rows, and nothing of another table whose keys
+    /// are the same numbers.
+    @Test(arguments: [40, 3])
+    func aSetDeletesExactlyItsRowsWhateverItsShareOfTheTable(deleted: Int) throws {
+        let scratch = try ScratchDirectory()
+        let store = try SQLiteObjectStore(path: scratch.path("share.sqlite"), model: try Self.model())
+        var items = [try store.insert("Item")]
+        for _ in 1..<50 {
+            let next = try store.insert("Item")
+            try store.link(items.last!, "next", to: next)
+            items.append(next)
+        }
+        for _ in 0..<50 { _ = try store.insert("Label") }
+        try store.save()
+
+        let firstDeleted = items.count - deleted
+        try store.delete(items[firstDeleted])
+        #expect(!store.context.setDeletedTables.isEmpty)
+        try store.save()
+        #expect(try store.savedCount("Item") == firstDeleted)
+        for (index, item) in items.enumerated() {
+            #expect(try store.savedExists(item) == (index < firstDeleted), "item \(index)")
+        }
+        #expect(try store.related(items[firstDeleted - 1], "next") == [])
+        #expect(try store.savedCount("Label") == 50)
+    }
+
     @Test func aResetForgetsASetDeletion() throws {
         let scratch = try ScratchDirectory()
         let store = try SQLiteObjectStore(path: scratch.path("reset.sqlite"), model: try Self.model())

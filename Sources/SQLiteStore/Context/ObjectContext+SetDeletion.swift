@@ -7,7 +7,7 @@ import GRDB
 /// deleted set — live objects a deleted one nullifies itself out of — are loaded and changed one
 /// by one, by the same code the general path uses (`detachInverse`), so ordered relationships,
 /// minimum counts and the inverses they touch behave as before. At the next save the rows go
-/// by one `DELETE … WHERE Z_PK IN (…)` per table.
+/// by one `DELETE` per table over the keys (`SaveWriter.deleteSetRows`).
 ///
 /// The keys are kept in SQLite rather than in memory, in `temp.momlint_deleted`, which belongs
 /// to the connection: never to the file. A key there is `table << 40 | Z_PK`, so that one rowid

@@ -64,10 +64,28 @@ struct SaveWriter {
 
     /// The rows of one table deleted as a set (`ObjectContext.deleteAsSet`), and their join
     /// rows, each by one statement over the keys in `temp.momlint_deleted`.
+    ///
+    /// When the set holds most of the table, the rows are deleted in one pass over the table
+    /// that looks each key up in the set. SQLite answers `Z_PK IN (SELECT key - offset …)` by
+    /// first copying the set's keys into an index of their own, which for a million rows took
+    /// 0.75 of its 2.5 s (sqlite3 3.40, a 1,000,000-node chain); the pass over the table costs
+    /// as much as the copy saves only when the table is not much larger than the set. Counting
+    /// both stops at twice the set's size, so a small set in a large table costs little more.
     private func deleteSetRows(of table: Int) throws {
         let offset = ObjectContext.keyOffset(table)
-        let keys = "(SELECT key - \(offset) FROM \(ObjectContext.deletedKeys) WHERE key BETWEEN \(offset) AND \(offset + ObjectContext.largestSetKey))"
-        try db.execute(sql: "DELETE FROM \(schema.tables[table].name.quoted) WHERE \"Z_PK\" IN \(keys)")
+        let largest = ObjectContext.largestSetKey
+        let range = "key BETWEEN \(offset) AND \(offset + largest)"
+        let keys = "(SELECT key - \(offset) FROM \(ObjectContext.deletedKeys) WHERE \(range))"
+        let name = schema.tables[table].name.quoted
+        let setSize = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(ObjectContext.deletedKeys) WHERE \(range)") ?? 0
+        guard setSize > 0 else { return }
+        let rowsCounted = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM \(name) LIMIT \(2 * setSize))") ?? 0
+        if rowsCounted < 2 * setSize {
+            // A key outside 0…largest could meet another table's keys once offset.
+            try db.execute(sql: "DELETE FROM \(name) WHERE \"Z_PK\" BETWEEN 0 AND \(largest) AND \"Z_PK\" + \(offset) IN \(ObjectContext.deletedKeys)")
+        } else {
+            try db.execute(sql: "DELETE FROM \(name) WHERE \"Z_PK\" IN \(keys)")
+        }
         for join in schema.joinTables {
             if join.ownerTable == table { try db.execute(sql: "DELETE FROM \(join.name.quoted) WHERE \(join.ownerColumn.quoted) IN \(keys)") }
             if join.memberTable == table { try db.execute(sql: "DELETE FROM \(join.name.quoted) WHERE \(join.memberColumn.quoted) IN \(keys)") }
