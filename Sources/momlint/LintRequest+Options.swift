@@ -37,16 +37,15 @@ extension LintRequest {
             } else {
                 name = argument[...]
             }
-            guard let option = PlainOption(name) else { return nil }
+            guard let option = PlainOption(name), option.isRepeatable || !given.contains(option) else { return nil }
             if option.isFlag {
-                guard value == nil, !given.contains(option) else { return nil }
+                guard value == nil else { return nil }
             } else {
                 if value == nil, index < arguments.endIndex {
                     value = arguments[index]
                     index += 1
                 }
-                guard let value, !value.isEmpty, !value.hasPrefix("-"), option.isRepeatable || !given.contains(option)
-                else { return nil }
+                guard let value, !value.isEmpty, !value.hasPrefix("-") else { return nil }
             }
             given.append(option)
             guard set(option, to: value) else { return nil }

@@ -12,10 +12,11 @@ import SwiftDataModel
 #endif
 
 /// What `momlint lint` is asked to do, as plain values, and the doing of it. `LintCommand`
-/// parses a command line into one; the common spelling, `momlint lint PATH…` with no option,
-/// becomes one without swift-argument-parser (`Momlint.lintRequest(for:)`), whose reflection on
-/// the command's options is half of a small model's start to exit. The defaults here are the
-/// options' defaults: `LintRequestTests` holds the two to each other.
+/// parses a command line into one; the common spellings, `momlint lint PATH…` with plain
+/// options or none, become one without swift-argument-parser (`Momlint.lintRequest(for:)`,
+/// `LintRequest(parsingPlainOptions:)`), whose reflection on the command's options is more than
+/// a small model's whole lint. The defaults here are the options' defaults: `LintRequestTests`
+/// holds the two to each other.
 struct LintRequest: Equatable {
     var paths: [String]
     var allVersions = false
@@ -38,26 +39,31 @@ struct LintRequest: Equatable {
         let baselineFile: Baseline?
         let versionBase: VersionBase
         var loader = ModelLoader(limits: limits, loadsAllVersions: allVersions, replacesOldVersionsWithCurrent: true)
+        let swiftDataPaths: [String]
+        let modelPaths: [String]
         // Git reads each bundle's shipped versions while the models are parsed and linted.
         var shippedVersionReads: ShippedVersionReads?
         do {
             writer = try ReportWriter(checking: try reporters.map(ReporterDestination.init(parsing:)))
             loaded = try ConfigurationFile.load(explicitFiles: configurationFiles, otherRuleIDs: LintCommand.sourceRules.map(\.id))
+            versionBase = try LintCommand.versionBase(since: since, configured: loaded.configuration.migration.since)
+            swiftDataPaths = loaded.configuration.swiftDataPaths(arguments: swiftDataDirectories)
+            // With only SwiftData folders named, the Core Data models linted are those in them.
+            modelPaths = paths.isEmpty && loaded.configuration.included == nil && !swiftDataPaths.isEmpty
+                ? [] : loaded.configuration.paths(arguments: paths)
             // Git takes 2 to 3 ms to start, longer than the rest of a small bundle's lint, so it
             // is started on the bundles the paths name before the engine is built (the engine's
-            // first look at every rule) and before the models are loaded. The engine will run
-            // the rules the configuration admits; a bad `--since` is reported below.
-            if (try? LintCommand.versionBase(since: since, configured: loaded.configuration.migration.since)) == .head,
-               loaded.configuration.admits(ruleID: ShippedVersionModifiedRule.description.id) {
+            // first look at every rule) and before the models are loaded; the loader starts it
+            // on any other bundle when it finds one. The engine runs the rules the configuration
+            // admits, so this is its `LintRun.readsShippedVersions` answer, asked early.
+            if versionBase == .head, loaded.configuration.admits(ruleID: ShippedVersionModifiedRule.description.id) {
                 let reads = ShippedVersionReads()
-                var announcing = loader
-                announcing.bundleFound = { reads.start(bundle: $0, versionNames: $1, current: $2) }
-                announcing.announceVersionedBundles(named: Self.modelPaths(paths, swiftDataDirectories, loaded.configuration))
+                loader.bundleFound = { reads.start(bundle: $0, versionNames: $1, current: $2) }
+                loader.announceVersionedBundles(named: modelPaths)
                 shippedVersionReads = reads
             }
             engine = try loaded.configuration.engine()
             baselineFile = try baseline.map(Baseline.read(from:))
-            versionBase = try LintCommand.versionBase(since: since, configured: loaded.configuration.migration.since)
         } catch {
             print(LintCommand.diagnosticLine(for: error), to: &standardError)
             throw ExitCode.inputError
@@ -65,14 +71,6 @@ struct LintRequest: Equatable {
         let configuration = loaded.configuration
         if !quiet { for warning in loaded.warnings { print(warning, to: &standardError) } }
 
-        // The engine's own answer, which the configuration gave above.
-        shippedVersionReads = versionBase == .head && LintRun.readsShippedVersions(from: versionBase, engine: engine)
-            ? shippedVersionReads ?? ShippedVersionReads() : nil
-        if let shippedVersionReads {
-            loader.bundleFound = { shippedVersionReads.start(bundle: $0, versionNames: $1, current: $2) }
-        }
-        let swiftDataPaths = configuration.swiftDataPaths(arguments: swiftDataDirectories)
-        let modelPaths = Self.modelPaths(paths, swiftDataDirectories, configuration)
         var run = LintRun(paths: modelPaths, loader: loader, engine: engine)
         #if MOMLINT_HOOK_BUILD
         // The pre-commit hook's build has no Swift parser (Package.swift); say so rather than
@@ -156,14 +154,6 @@ struct LintRequest: Equatable {
         _ = Unmanaged.passRetained(KeptUntilExit(run))
         if inputFailed { throw ExitCode.inputError }
         if hasFailingFinding { throw ExitCode.findings }
-    }
-
-    /// The Core Data model paths to lint: those named, else the configuration's `included`, else
-    /// the working directory; with only SwiftData folders named, none but the models in them.
-    private static func modelPaths(_ paths: [String], _ swiftDataDirectories: [String],
-                                   _ configuration: LintConfiguration) -> [String] {
-        paths.isEmpty && configuration.included == nil && !configuration.swiftDataPaths(arguments: swiftDataDirectories).isEmpty
-            ? [] : configuration.paths(arguments: paths)
     }
 
     /// Holds a value that is deliberately never freed (see the end of `run()`).

@@ -78,14 +78,12 @@ struct Momlint: AsyncParsableCommand {
     /// `momlint lint …` (or `momlint PATH…`, lint being the default) is what a pre-commit hook and
     /// CI run, and parsing it as the root command makes ArgumentParser reflect on every
     /// subcommand's options first: more than half of a small model's whole run (callgrind: 28 M
-    /// of 50 M instructions). Such a command line is parsed as `lint` alone, and one that names
-    /// only paths (no argument starts with `-`) is not parsed at all: reflecting on `lint`'s own
-    /// options still cost 23 M of 45 M instructions (release build, Swift libraries linked
-    /// statically), and every path is a path then. Options in their plain spellings are read
-    /// without ArgumentParser too (`LintRequest(parsingPlainOptions:)`); any other spelling is
-    /// parsed by ArgumentParser as `lint` alone. Anything that does not parse as `lint` —
-    /// help, the version, completion scripts, a mistake — goes through the root as before (nil
-    /// here), so every message stays ArgumentParser's usual one.
+    /// of 50 M instructions). Reflecting on `lint`'s own options still cost 23 M of 45 M
+    /// instructions (release build, Swift libraries linked statically), so paths and options in
+    /// their plain spellings are read without ArgumentParser (`LintRequest(parsingPlainOptions:)`);
+    /// any other spelling is parsed by ArgumentParser as `lint` alone. Anything that does not
+    /// parse as `lint` — help, the version, completion scripts, a mistake — goes through the
+    /// root as before (nil here), so every message stays ArgumentParser's usual one.
     static func lintRequest(for arguments: [String]) -> LintRequest? {
         var lintArguments = arguments
         if lintArguments.first == LintCommand.name {
@@ -94,15 +92,13 @@ struct Momlint: AsyncParsableCommand {
                   first.hasPrefix("-") || first == "help" || subcommands.contains(where: { $0._commandName == first }) {
             return nil
         }
-        if !lintArguments.contains(where: { $0.hasPrefix("-") }) {
-            return LintRequest(paths: lintArguments)
-        }
+        if let plain = LintRequest(parsingPlainOptions: lintArguments) { return plain }
         let answeredByTheRoot = ["-h", "-help", "--help", "--version", "--generate-completion-script",
                                  "--experimental-dump-help", "--help-hidden"]
         guard !lintArguments.contains(where: { argument in
             answeredByTheRoot.contains { argument == $0 || argument.hasPrefix($0 + "=") }
         }) else { return nil }
-        return LintRequest(parsingPlainOptions: lintArguments) ?? (try? LintCommand.parse(lintArguments))?.request
+        return (try? LintCommand.parse(lintArguments))?.request
     }
 
     /// `lint` is the default subcommand, so `momlint lnt` would lint a path named `lnt` and

@@ -36,7 +36,7 @@ struct LintRequestTests {
             ["--config", "a.yml", "--config=b.yml"],
             ["--max-file-size", "10", "--max-elements=20", "--max-entities", "30", "--max-properties=40"],
             ["--max-entities", "007"],
-            ["a", "--strict", "b", "--", "--quiet", "-x"], ["--", "--"],
+            ["a", "--strict", "b", "--", "--quiet", "-x"], ["--", "--"], ["a", "--", "--help"], [], ["a", "b c", ""],
         ]
         for line in lines {
             let plain = try #require(LintRequest(parsingPlainOptions: line), "\(line)")

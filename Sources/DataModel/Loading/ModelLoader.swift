@@ -62,17 +62,16 @@ public struct ModelLoader: Sendable {
             guard let targets = try? targets(for: path, searchingFolders: false) else { continue }
             for target in targets {
                 // Spelled as `load` spells it: the path as named (perhaps with a final `/`), or
-                // the parent of the version folder named or holding the file named.
-                let bundle: String
+                // the bundle of the version folder named or holding the file named.
+                let bundle: String?
                 switch target {
                 case .bundle(let path): bundle = path
-                case .versionFolder(let folder): bundle = Self.parentPath(of: folder)
+                case .versionFolder(let folder): bundle = Self.bundle(holding: folder)
                 case .contentsFile(let file):
                     let folder = Self.parentPath(of: file)
-                    guard folder.hasSuffix(".xcdatamodel") else { continue }
-                    bundle = Self.parentPath(of: folder)
+                    bundle = folder.hasSuffix(".xcdatamodel") ? Self.bundle(holding: folder) : nil
                 }
-                if case .bundle = target {} else if !bundle.hasSuffix(".xcdatamodeld") { continue }
+                guard let bundle else { continue }
                 let versions = Self.versionFolderNames(in: bundle)
                 guard versions.count >= 2 else { continue }
                 bundleFound(bundle, versions, currentVersion(ofBundle: bundle, versions: versions).name)
@@ -207,9 +206,9 @@ public struct ModelLoader: Sendable {
     /// lints it as named. True when the version was redirected.
     private func redirectsOldVersion(folder: String, named path: String,
                                      into result: inout LoadResult, skipping loaded: inout Set<String>) -> Bool {
-        guard replacesOldVersionsWithCurrent && !loadsAllVersions else { return false }
-        let bundle = Self.parentPath(of: folder)
-        guard bundle.hasSuffix(".xcdatamodeld"), let current = currentVersionName(ofBundle: bundle) else { return false }
+        guard replacesOldVersionsWithCurrent && !loadsAllVersions,
+              let bundle = Self.bundle(holding: folder), let current = currentVersionName(ofBundle: bundle)
+        else { return false }
         let name = Self.versionName(fromFolderName: (folder as NSString).lastPathComponent)
         guard name != current else { return false }
         let bundleName = (bundle as NSString).lastPathComponent
@@ -356,8 +355,7 @@ public struct ModelLoader: Sendable {
     /// The bundle information for a version folder named directly (not through its bundle).
     private func version(forFolder folder: String, selection: ModelVersion.Selection?) -> ModelVersion {
         let name = Self.versionName(fromFolderName: (folder as NSString).lastPathComponent)
-        let bundle = Self.parentPath(of: folder)
-        guard bundle.hasSuffix(".xcdatamodeld") else { return ModelVersion(
+        guard let bundle = Self.bundle(holding: folder) else { return ModelVersion(
             bundlePath: nil, name: name, bundleVersionNames: [name], selection: .standalone) }
         let versionNames = Self.versionFolderNames(in: bundle)
         if let bundleFound { bundleFound(bundle, versionNames, currentVersionName(ofBundle: bundle) ?? name) }
@@ -483,6 +481,13 @@ public struct ModelLoader: Sendable {
 
     static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// The bundle a version folder is in, by its spelling: the folder's parent when that is an
+    /// `.xcdatamodeld`; nil for a version folder on its own.
+    static func bundle(holding versionFolder: String) -> String? {
+        let bundle = parentPath(of: versionFolder)
+        return bundle.hasSuffix(".xcdatamodeld") ? bundle : nil
     }
 
     static func parentPath(of path: String) -> String {

@@ -69,8 +69,9 @@ struct SaveWriter {
     /// that looks each key up in the set. SQLite answers `Z_PK IN (SELECT key - offset …)` by
     /// first copying the set's keys into an index of their own, which for a million rows took
     /// 0.75 of its 2.5 s (sqlite3 3.40, a 1,000,000-node chain); the pass over the table costs
-    /// as much as the copy saves only when the table is not much larger than the set. Counting
-    /// both stops at twice the set's size, so a small set in a large table costs little more.
+    /// as much as the copy saves only when the table is not much larger than the set. The set is
+    /// counted, and the table only up to twice that, so a small set in a large table costs
+    /// little more.
     private func deleteSetRows(of table: Int) throws {
         let offset = ObjectContext.keyOffset(table)
         let largest = ObjectContext.largestSetKey
