@@ -94,6 +94,7 @@ FAULTS = {
     "migration-default-change-needs-migration": ("migration", "counts a changed default value as a version hash change"),
     "migration-keeps-nil-in-required": ("migration", "leaves nil in a required attribute without default instead of failing with 134110"),
     "migration-infers-type-changes": ("migration", "migrates an attribute whose type changed instead of failing with 134140"),
+    "migration-keeps-numbers-unconverted": ("migration", "keeps stored numbers as they were when their attribute changes between numeric types, instead of converting them"),
     "migration-failure-loses-data": ("migration", "a failed open leaves the store empty instead of as it was"),
 }
 
@@ -586,7 +587,9 @@ class FaultyMigrationStore:
                 and defaults_by_attribute(self.exported) != defaults_by_attribute(body["model"]):
             self.context.reset()
             return "openFailed", {"_0": {"code": migration.INCOMPATIBLE_VERSION_HASH, "message": "a default changed"}}
-        saved_plan, saved_migrate = migration.Plan, migration.migrate
+        saved_plan, saved_migrate, saved_converted = migration.Plan, migration.migrate, migration.converted
+        if fault == "migration-keeps-numbers-unconverted":
+            migration.converted = lambda value, old_type, new_type: value
         if fault == "migration-infers-type-changes":
             migration.Plan = LenientPlan
         if fault == "migration-keeps-nil-in-required":
@@ -600,7 +603,7 @@ class FaultyMigrationStore:
         try:
             kind, answer = super().request_reopenWithModel(body)
         finally:
-            migration.Plan, migration.migrate = saved_plan, saved_migrate
+            migration.Plan, migration.migrate, migration.converted = saved_plan, saved_migrate, saved_converted
         if kind == "openFailed" and fault == "migration-failure-loses-data":
             self.context = self.context_class(self.schema)
         if kind == "done" and fault in ("migration-defaults-not-filled", "migration-drops-links"):

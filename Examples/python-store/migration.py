@@ -10,7 +10,9 @@ the way Core Data infers a mapping model (docs/coredata-semantics.md §8):
   abstractness or versionHashModifier, or a property added, removed, renamed, or changed in type,
   optionality, transience, destination, inverse, cardinality, count, ordering or
   versionHashModifier (default values, validation and delete rules are not hash inputs);
-- it cannot be inferred (134140) when an attribute changes type, a relationship changes
+- it cannot be inferred (134140) when an attribute changes type (except between the binary
+  numbers Integer 16/32/64, Float and Double, which Core Data is observed to infer, converting
+  the stored values: docs/migrations.md, "Observed migrations"), a relationship changes
   destination, or two hierarchies are merged;
 - it fails (134110) when a migrated object is left with nil in a required attribute that has
   no default.
@@ -18,9 +20,15 @@ the way Core Data infers a mapping model (docs/coredata-semantics.md §8):
 Standard library only; `store.py` calls `plan` and `migrate`.
 """
 
+import struct
+
 INCOMPATIBLE_VERSION_HASH = 134100
 MIGRATION_FAILED = 134110
 MISSING_MAPPING_MODEL = 134140
+
+# Types whose changes into one another lightweight migration infers (observed), converting values.
+BINARY_NUMBER_TYPES = {"Integer 16", "Integer 32", "Integer 64", "Float", "Double"}
+INTEGER_TYPES = {"Integer 16", "Integer 32", "Integer 64"}
 
 
 class OpenFailure(Exception):
@@ -150,7 +158,8 @@ class Plan:
             keys = ["isOptional", "isTransient", "versionHashModifier"]
             if prop["kind"] == "attribute":
                 keys.append("type")
-                if old["type"] != prop["type"] and not prop["isTransient"]:
+                numeric = old["type"] in BINARY_NUMBER_TYPES and prop["type"] in BINARY_NUMBER_TYPES
+                if old["type"] != prop["type"] and not prop["isTransient"] and not numeric:
                     self.not_inferable.append("%s changed type from %s to %s" % (what, old["type"], prop["type"]))
             else:
                 keys += ["inverse", "isToMany", "isOrdered"]
@@ -176,6 +185,26 @@ def plan(older, newer, migrate):
     return mapping
 
 
+def converted(value, old_type, new_type):
+    """A stored number carried through a numeric type change: a floating value for Float and
+    Double (a stored 1 reads back as 1.0, as WooCommerce's migration test observes); for an
+    integer type, a fraction truncated toward zero (inferred, as SQLite's CAST does)."""
+    if value is None or old_type == new_type or isinstance(value, bool) \
+            or old_type not in BINARY_NUMBER_TYPES or new_type not in BINARY_NUMBER_TYPES:
+        return value
+    if new_type in INTEGER_TYPES:
+        if isinstance(value, float):
+            if value != value:
+                return None
+            if value in (float("inf"), float("-inf")):
+                return 2 ** 63 - 1 if value > 0 else -(2 ** 63)
+            return int(value)
+        return value
+    if new_type == "Float":
+        return struct.unpack("f", struct.pack("f", float(value)))[0]
+    return float(value)
+
+
 def migrate(mapping, schema, saved, record_class):
     """The saved objects (object id -> record) moved to the new version, whose `Schema` is
     `schema`: objects of removed entities dropped, values and links carried by the matched
@@ -192,7 +221,7 @@ def migrate(mapping, schema, saved, record_class):
             source = mapping.source_property.get((new_entity, name))
             required = not attribute["isOptional"] and not attribute["isTransient"] and not attribute["isDerived"]
             if source is not None and source["kind"] == "attribute" and not attribute["isTransient"]:
-                value = record.attributes.get(source["name"])
+                value = converted(record.attributes.get(source["name"]), source["type"], attribute["type"])
                 if value is None and required:
                     # An attribute now required takes its default in place of nil (Apple: "an
                     # optional attribute becoming non-optional, and defining a default value").

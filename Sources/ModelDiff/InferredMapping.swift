@@ -24,8 +24,9 @@ public struct InferredMapping: Sendable {
 
     /// Infers the mapping, or throws `MappingInferenceError` naming the first change that
     /// lightweight migration cannot infer (Core Data's 134140,
-    /// `NSMigrationMissingMappingModelError`): an attribute's type, a relationship's
-    /// destination, merged hierarchies (`SchemaChange.lightweight`).
+    /// `NSMigrationMissingMappingModelError`): an attribute's type (except between binary numbers,
+    /// `NumericTypeChange`, whose values the stores convert), a relationship's destination, merged
+    /// hierarchies (`SchemaChange.lightweight`).
     ///
     /// A required attribute with no default that stored rows have no value for does not stop
     /// the inference: Core Data infers the mapping and the migration fails on the first such row

@@ -18,6 +18,9 @@ public enum MigrationSource: String, Hashable, Sendable, Codable, CaseIterable {
     /// the same list, with relationship and hierarchy changes and the rule against merging
     /// entity hierarchies.
     case versioningGuide
+    /// Migrations real apps ship and test, observed in their repositories (docs/migrations.md,
+    /// "Observed migrations"): numeric attribute type changes migrated by an inferred mapping.
+    case observedMigrations
     /// Not stated by Apple: momlint's inference from the documented inputs (docs/migrations.md
     /// says why for each).
     case inferred
@@ -39,6 +42,8 @@ public enum MigrationSource: String, Hashable, Sendable, Codable, CaseIterable {
             "https://developer.apple.com/documentation/coredata/migrating-your-data-model-automatically"
         case .versioningGuide:
             "https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreDataVersioning/Articles/vmLightweightMigration.html"
+        case .observedMigrations:
+            "docs/migrations.md#observed-migrations"
         case .inferred:
             "docs/migrations.md"
         case .cloudKitSchema:

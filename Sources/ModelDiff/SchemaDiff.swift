@@ -465,10 +465,15 @@ struct SchemaComparison {
             default:
                 nil
             }
+            var details = "\(label) \(what) \(describe(oldValue)) → \(describe(newValue))"
+            if aspect == .attributeType, loss,
+               let numeric = NumericTypeChange(from: old.asAttribute?.attributeType, to: new.asAttribute?.attributeType) {
+                details += ": \(numeric.loss)"
+            }
             result.append(SchemaChange(
                 kind: .changed, element: element, entityName: entity.name, elementName: new.name, aspect: aspect,
                 oldValue: oldValue, newValue: newValue,
-                details: "\(label) \(what) \(describe(oldValue)) → \(describe(newValue))",
+                details: details,
                 hashChanging: hash, lightweight: lightweight, dataLoss: loss, altersStoredValuesUnhashed: unhashed,
                 failsWhen: failsWhen, sources: sources, oldLocation: old.location, newLocation: new.location))
         }
@@ -501,9 +506,18 @@ struct SchemaComparison {
         changed: (SchemaChange.Aspect, String?, String?, String, Bool, Bool, Bool, Bool, [MigrationSource]) -> Void
     ) {
         if a.attributeType != b.attributeType {
-            // Attribute type changes are not among the documented inferable patterns.
-            changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type", true, transient, false,
-                    false, [.attributeVersionHash, .lightweightMigration])
+            // Type changes are not among the documented inferable patterns; between binary
+            // numbers Core Data is observed to infer them and convert the values
+            // (`NumericTypeChange`), and a narrowing one loses what the new type cannot hold.
+            if let numeric = NumericTypeChange(from: a.attributeType, to: b.attributeType) {
+                let truncates = numeric.narrows && !transient
+                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName,
+                        "type", true, true, truncates, false,
+                        [.attributeVersionHash, .observedMigrations] + (truncates ? [.inferred] : []))
+            } else {
+                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type", true, transient,
+                        false, false, [.attributeVersionHash, .lightweightMigration])
+            }
         }
         if a.isOptional != b.isOptional {
             // "An optional attribute becoming non-optional, and defining a default value": without

@@ -13,8 +13,8 @@ extension ReferenceStore {
     /// - no version hash differs: the data are kept as they are (defaults, validation and delete
     ///   rules of the new version apply from now on);
     /// - hashes differ and `migration` is `.none`: 134100;
-    /// - the mapping cannot be inferred (a type change, a new destination, merged hierarchies):
-    ///   134140;
+    /// - the mapping cannot be inferred (a type change other than between binary numbers, a new
+    ///   destination, merged hierarchies): 134140; a numeric type change converts the values;
     /// - a migrated object would hold nil in a required attribute without default: 134110.
     ///
     /// Any failure leaves the saved data and the model as they were.
@@ -58,6 +58,8 @@ private struct Migration {
         var destination: Int
         /// Per destination attribute slot, the source slot (nil: new, so its default).
         var attributeSources: [Int?]
+        /// Per destination attribute slot, the numeric type change its values go through.
+        var conversions: [NumericTypeChange?]
         /// Per destination relationship slot, the source slot (nil: new, so empty).
         var relationshipSources: [Int?]
     }
@@ -79,17 +81,22 @@ private struct Migration {
             let target = destination.entities[to]
             let origin = source.entities[from]
             var attributeSources = [Int?](repeating: nil, count: target.attributes.count)
+            var conversions = [NumericTypeChange?](repeating: nil, count: target.attributes.count)
             for property in entityMapping.attributes {
                 guard let slot = target.attributeSlots[property.destinationProperty],
                       !target.attributes[slot].isTransient else { continue }
-                attributeSources[slot] = property.sourceProperty.flatMap { origin.attributeSlots[$0] }
+                let sourceSlot = property.sourceProperty.flatMap { origin.attributeSlots[$0] }
+                attributeSources[slot] = sourceSlot
+                conversions[slot] = sourceSlot.flatMap {
+                    NumericTypeChange(from: origin.attributes[$0].type, to: target.attributes[slot].type)
+                }
             }
             var relationshipSources = [Int?](repeating: nil, count: target.relationships.count)
             for property in entityMapping.relationships {
                 guard let slot = target.relationshipSlots[property.destinationProperty] else { continue }
                 relationshipSources[slot] = property.sourceProperty.flatMap { origin.relationshipSlots[$0] }
             }
-            plans[from] = EntityPlan(destination: to, attributeSources: attributeSources,
+            plans[from] = EntityPlan(destination: to, attributeSources: attributeSources, conversions: conversions,
                                      relationshipSources: relationshipSources)
         }
         self.plans = plans
@@ -114,7 +121,8 @@ private struct Migration {
             var attributes = target.defaultValues
             for (slot, sourceSlot) in plan.attributeSources.enumerated() {
                 guard let sourceSlot else { continue }
-                let value = record.attributes[sourceSlot]
+                let value = plan.conversions[slot].map { ReferenceStore.converted(record.attributes[sourceSlot], by: $0) }
+                    ?? record.attributes[sourceSlot]
                 // A nil in an attribute that is now required takes the new default (the
                 // documented "optional becoming non-optional, with a default value").
                 attributes[slot] = value == .null && mustHaveValue[plan.destination][slot]
@@ -184,3 +192,26 @@ private struct Migration {
 }
 
 extension OpenFailure: Error {}
+
+extension ReferenceStore {
+    /// A stored number carried through a numeric type change, as an SQLite store's columns
+    /// convert it (docs/coredata-semantics.md §8; WooCommerce's migration test reads a stored `1`
+    /// back as `1.0` after Integer 64 → Double): to Float or Double it becomes a floating value
+    /// (Float rounds it to single precision); to an integer type a fraction is truncated toward
+    /// zero, as SQLite's `CAST(… AS INTEGER)` does, an infinity clamped to Integer 64's range
+    /// (inferred). An integer too wide for a narrower integer type is kept: the column holds it
+    /// as it was (inferred; `migration_drops_data` warns of narrowing changes).
+    static func converted(_ value: AttributeValue, by change: NumericTypeChange) -> AttributeValue {
+        switch (value, change.to) {
+        case (.integer(let number), .double): return .double(Double(number))
+        case (.integer(let number), .float): return .double(Double(Float(number)))
+        case (.double(let number), .float): return .double(Double(Float(number)))
+        case (.double(let number), .integer16), (.double(let number), .integer32), (.double(let number), .integer64):
+            if number.isNaN { return .null }
+            if number >= 9.223372036854775807e18 { return .integer(.max) }
+            if number <= -9.223372036854775808e18 { return .integer(.min) }
+            return .integer(Int64(number.rounded(.towardZero)))
+        default: return value
+        }
+    }
+}

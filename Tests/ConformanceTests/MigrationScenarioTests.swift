@@ -1,7 +1,8 @@
 import Conformance
 import DataModel
 import Foundation
-import ReferenceStore
+import ModelDiff
+@testable import ReferenceStore
 import Testing
 
 /// Contract 1.3: `reopen: {model, migrate, fails}` — the parser's forms and errors, what the
@@ -264,6 +265,26 @@ import Testing
         // Pending changes are discarded (it was a reopen); saved data and the old model remain.
         #expect(try store.perform(.value(object: "lamp", attribute: "note")) == .value(.string("desk")))
         #expect(throws: StoreAdapterError.self) { try store.perform(.value(object: "lamp", attribute: "subtitle")) }
+    }
+
+    /// Observed (WooCommerce Model 87 → 88, a stored 1 reads back as 1.0): a numeric type change
+    /// migrates and converts each value, here Integer 32 → Double.
+    @Test func aNumericTypeChangeMigratesConvertingTheValues() throws {
+        let store = try Self.items()
+        _ = try store.perform(.set(object: "lamp", attribute: "count", value: .integer(2)))
+        #expect(try store.perform(.save(policy: .error)) == .saved)
+        let response = try store.reopen(with: try Self.version("Items", "Items CountAsDouble"), modelPath: "", migration: .lightweight)
+        #expect(response == .done)
+        #expect(try store.perform(.value(object: "lamp", attribute: "count")) == .value(.double(2.0)))
+        #expect(try store.perform(.value(object: "rug", attribute: "count")) == .value(.null))
+    }
+
+    /// To an integer type a fraction is truncated toward zero, as SQLite's CAST does (inferred).
+    @Test(arguments: [(2.75, Int64(2)), (-2.75, Int64(-2)), (1e300, Int64.max)])
+    func aFloatingValueMigratedToAnIntegerIsTruncated(value: Double, expected: Int64) throws {
+        let change = try #require(NumericTypeChange(from: .double, to: .integer32))
+        #expect(ReferenceStore.converted(.double(value), by: change) == .integer(expected))
+        #expect(ReferenceStore.converted(.null, by: change) == .null)
     }
 
     @Test func aTypeChangeIs134140() throws {

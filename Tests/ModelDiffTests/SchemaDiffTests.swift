@@ -91,6 +91,42 @@ import MomlintTestSupport
         #expect(diff.verdict == .notInferable)
     }
 
+    /// Observed (WooCommerce `Model 87 → Model 88`, `OrderGiftCard.amount` Integer 64 → Double,
+    /// no mapping model; its migration test reads a stored 1 back as 1.0): lightweight, nothing lost.
+    @Test func anInteger64BecomingDoubleIsInferredAndLosesNothing() throws {
+        let diff = try diff("NumericTypeChange")
+        let change = try only(diff)
+        #expect(change.aspect == .attributeType && change.oldValue == "Integer 64" && change.newValue == "Double")
+        #expect(change.hashChanging && change.lightweight && !change.dataLoss)
+        #expect(change.sources.contains(.observedMigrations))
+        #expect(diff.verdict == .lightweight && !diff.dependsOnMappingModel)
+    }
+
+    /// Narrowing changes are inferred too, but lose what the new type cannot hold: a warning's
+    /// worth (data loss), never 134140.
+    @Test func aNarrowingNumericChangeIsInferredAndTruncates() throws {
+        let diff = try diff("NarrowingTypeChange")
+        let changes = diff.changes.filter { $0.aspect == .attributeType }
+        #expect(changes.map(\.propertyName) == ["amount", "quantity"])
+        #expect(changes.allSatisfy { $0.lightweight && $0.dataLoss && $0.sources.contains(.inferred) })
+        #expect(changes[0].details == "'OrderGiftCard.amount' type 'Double' → 'Integer 32': stored values lose their fractions (truncated)")
+        #expect(changes[1].details == "'OrderItem.quantity' type 'Integer 64' → 'Integer 16': stored values the new type cannot hold are truncated")
+        #expect(diff.verdict == .lightweight)
+    }
+
+    @Test(arguments: [
+        ("Integer 16", "Integer 64", true, false), ("Integer 64", "Double", true, false),
+        ("Integer 32", "Float", true, true), ("Float", "Double", true, false), ("Double", "Float", true, true),
+        ("Double", "Integer 64", true, true), ("Integer 64", "Integer 32", true, true),
+        ("Integer 64", "Decimal", false, false), ("Decimal", "Double", false, false), ("Integer 32", "String", false, false),
+        ("Integer 16", "Boolean", false, false), ("Date", "Double", false, false),
+    ])
+    func numericTypeChanges(from old: String, to new: String, inferable: Bool, narrows: Bool) {
+        let change = NumericTypeChange(from: AttributeType(xmlName: old), to: AttributeType(xmlName: new))
+        #expect((change != nil) == inferable)
+        #expect((change?.narrows ?? false) == narrows)
+    }
+
     @Test func aMappingModelForThePairCoversWhatCannotBeInferred() throws {
         #expect(try diff("TypeChangeWithMappingModel", bundle: "Typed.xcdatamodeld").verdict == .mappingModel)
         // The mapping model names another bundle: it does not cover this one's versions.

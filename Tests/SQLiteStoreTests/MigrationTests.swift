@@ -526,6 +526,38 @@ import Testing
         #expect(try store.reopen(with: v2, modelPath: "Notes 2.xcdatamodel", migration: .none) == .done)
     }
 
+    /// Observed (WooCommerce Model 87 → 88): Integer 64 → Double migrates with an inferred
+    /// mapping and a stored 1 reads back as 1.0. Double → Integer 32 truncates toward zero
+    /// (inferred, SQLite's CAST); between integer types the values are kept.
+    @Test func numericTypeChangesMigrateConvertingTheStoredValues() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("cards.sqlite")
+        let entities = """
+            <entity name="Card">
+                <attribute name="amount" optional="YES" attributeType="Integer 64"/>
+                <attribute name="rate" optional="YES" attributeType="Double"/>
+                <attribute name="quantity" optional="YES" attributeType="Integer 16"/>
+            </entity>
+            """
+        let v1 = try Self.version(1, entities)
+        let store = try SQLiteObjectStore(path: path, model: v1)
+        let card = try store.insert("Card", values: ["amount": .integer(1), "rate": .double(-2.75), "quantity": .integer(7)])
+        _ = try store.insert("Card", values: [:])
+        try store.save()
+        try store.close()
+        let v2 = try Self.version(2, entities
+            .replacingOccurrences(of: #"name="amount" optional="YES" attributeType="Integer 64""#, with: #"name="amount" optional="YES" attributeType="Double""#)
+            .replacingOccurrences(of: #"name="rate" optional="YES" attributeType="Double""#, with: #"name="rate" optional="YES" attributeType="Integer 32""#)
+            .replacingOccurrences(of: #"attributeType="Integer 16""#, with: #"attributeType="Integer 64""#))
+        #expect(try SQLiteObjectStore.migrateStore(at: path, from: v1, to: v2) == .migrated)
+        let migrated = try SQLiteObjectStore(path: path, model: v2)
+        defer { try? migrated.close() }
+        #expect(try migrated.value("amount", of: card) == .double(1.0))
+        #expect(try migrated.value("rate", of: card) == .integer(-2))
+        #expect(try migrated.value("quantity", of: card) == .integer(7))
+        #expect(try titles(migrated, "Card", attribute: "amount").contains(.null))
+    }
+
     @Test func theAdapterAnswers134140ForAChangeLightweightMigrationCannotInfer() throws {
         let scratch = try ScratchDirectory()
         let v1 = try Self.version(1, Self.folderAndNotes)

@@ -7,14 +7,16 @@ public struct MigrationDropsDataRule: MigrationRule {
     public static let description = RuleDescription(
         id: "migration_drops_data",
         name: "Migration Drops Data",
-        summary: "A persistent property or entity disappears between an older version and the current one and nothing is renamed from it.",
+        summary: "A persistent property or entity disappears between an older version and the current one and nothing is renamed from it, or a narrowing numeric type change truncates its stored values.",
         rationale: """
             Lightweight migration matches elements by name, or by the renaming identifier set on the \
             new element (Xcode's "Renaming ID", written as `elementID`). A property renamed without one \
             is, to Core Data, one property removed and another added: the migration succeeds and every \
             stored value of the old property is silently dropped. The same holds for entities, for a \
-            to-many relationship made to-one (one destination is kept), and for a concrete entity made \
-            abstract. An entity whose parent is removed (even an abstract one, which has no rows of its \
+            to-many relationship made to-one (one destination is kept), for a concrete entity made \
+            abstract, and for a narrowing numeric type change (Double → Integer, Integer 64 → Integer 16, \
+            Double → Float): the mapping is inferred and the values converted, as apps are observed to \
+            rely on, but what the new type cannot hold — a fraction, a wider integer — is truncated. An entity whose parent is removed (even an abstract one, which has no rows of its \
             own) or that leaves its hierarchy loses what it inherited, unless the current version keeps \
             it. Removing a transient property loses nothing and is not reported.
 
@@ -24,11 +26,13 @@ public struct MigrationDropsDataRule: MigrationRule {
         sources: [
             MigrationSource.lightweightMigration.url,
             MigrationSource.versioningGuide.url,
+            MigrationSource.observedMigrations.url,
             "docs/migrations.md",
         ],
         howToFix: """
-            If the data moved to a new element, set the new element's Renaming ID to the old name; if the removal \
-            is intended, disable this finding for the element.
+            If the data moved to a new element, set the new element's Renaming ID to the old name; for a narrowing \
+            type change, keep a type that holds every stored value or add a mapping model that converts them as \
+            intended; if the loss is intended, disable this finding for the element.
             """,
         category: .migration,
         defaultSeverity: .warning,
@@ -56,8 +60,28 @@ public struct MigrationDropsDataRule: MigrationRule {
                     <attribute name="name" optional="YES" attributeType="String"/>
                 </entity>
                 """),
+            // A narrowing type change: inferred, and the fractions are truncated.
+            RuleExample(older: """
+                <entity name="OrderGiftCard" representedClassName="OrderGiftCard">
+                    <attribute name="amount" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
+                </entity>
+                """, current: """
+                <entity name="OrderGiftCard" representedClassName="OrderGiftCard">
+                    ↓<attribute name="amount" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
+                </entity>
+                """),
         ],
         nonTriggeringExamples: [
+            // Widening keeps every value (observed: WooCommerce Model 2 → 3, Integer 16 → Integer 64).
+            RuleExample(older: """
+                <entity name="OrderItem" representedClassName="OrderItem">
+                    <attribute name="quantity" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+                </entity>
+                """, current: """
+                <entity name="OrderItem" representedClassName="OrderItem">
+                    <attribute name="quantity" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+                </entity>
+                """),
             RuleExample(older: """
                 <entity name="Note" representedClassName="Note">
                     <attribute name="body" optional="YES" attributeType="String"/>

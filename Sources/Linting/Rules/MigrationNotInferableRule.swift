@@ -13,16 +13,23 @@ public struct MigrationNotInferableRule: MigrationRule {
             Without a mapping model it infers one, which Apple documents only for obvious patterns: \
             adding or removing attributes, relationships and entities, renaming them through a renaming \
             identifier, optional ↔ required with a default value, to-one ↔ to-many and ordering changes, \
-            and moving properties within a hierarchy. A change of attribute type, a relationship pointed \
-            at another entity, or two existing hierarchies merged under a common parent is none of these: \
-            the store cannot be opened and the app gets NSMigrationMissingMappingModelError (134140) on \
-            the user's device. The finding is on the current version's element and names the older version.
+            and moving properties within a hierarchy. Beyond that list, apps are observed to ship type \
+            changes between binary numbers (Integer 16, 32, 64, Float, Double) with an inferred mapping, \
+            which converts the stored values: WooCommerce's `Model 2 → Model 3` (Integer 16 → Integer 64) \
+            and `Model 87 → Model 88` (Integer 64 → Double; its migration test reads a stored 1 back as \
+            1.0), so those are not reported (a narrowing one is, by migration_drops_data). Any other change \
+            of attribute type (to or from Decimal, String, Date, Binary, UUID, URI, Boolean, \
+            Transformable), a relationship pointed at another entity, or two existing hierarchies merged \
+            under a common parent is none of these: the store cannot be opened and the app gets \
+            NSMigrationMissingMappingModelError (134140) on the user's device. The finding is on the \
+            current version's element and names the older version.
 
             Default severity: error. Without a mapping model the store cannot be opened at run time (134140).
             """,
         sources: [
             MigrationSource.lightweightMigration.url,
             MigrationSource.versioningGuide.url,
+            MigrationSource.observedMigrations.url,
             "docs/migrations.md",
         ],
         howToFix: """
@@ -32,6 +39,16 @@ public struct MigrationNotInferableRule: MigrationRule {
         category: .migration,
         defaultSeverity: .error,
         triggeringExamples: [
+            // WooCommerce ships a mapping model for its Integer 64 → Decimal steps.
+            RuleExample(older: """
+                <entity name="Order" representedClassName="Order">
+                    <attribute name="total" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+                </entity>
+                """, current: """
+                <entity name="Order" representedClassName="Order">
+                    ↓<attribute name="total" optional="YES" attributeType="Decimal"/>
+                </entity>
+                """),
             RuleExample(older: """
                 <entity name="Note" representedClassName="Note">
                     <attribute name="rating" optional="YES" attributeType="String"/>
@@ -57,6 +74,16 @@ public struct MigrationNotInferableRule: MigrationRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // Observed: an inferred mapping converts between binary numbers (WooCommerce Model 87 → 88).
+            RuleExample(older: """
+                <entity name="OrderGiftCard" representedClassName="OrderGiftCard">
+                    <attribute name="amount" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+                </entity>
+                """, current: """
+                <entity name="OrderGiftCard" representedClassName="OrderGiftCard">
+                    <attribute name="amount" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
+                </entity>
+                """),
             RuleExample(older: """
                 <entity name="Note" representedClassName="Note">
                     <attribute name="rating" optional="YES" attributeType="String"/>

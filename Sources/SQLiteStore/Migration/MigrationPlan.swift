@@ -166,10 +166,25 @@ struct MigrationPlan {
         }
         for attribute in target.attributes where attribute.column == column {
             var plain: Int?
-            if case .attribute(let slot)? = sourceSlot(attribute.name) { plain = origin.attributes[slot].column }
+            var numeric: NumericTypeChange?
+            if case .attribute(let slot)? = sourceSlot(attribute.name) {
+                plain = origin.attributes[slot].column
+                numeric = NumericTypeChange(from: origin.attributes[slot].type, to: attribute.type)
+            }
             let fallback = Self.literal(StoredValue.databaseValue(attribute.defaultValue))
             guard let plain else { return Contribution(entityNumber: origin.number, sql: fallback, plainColumn: nil) }
-            let stored = sourceColumns[plain].name.quoted
+            var stored = sourceColumns[plain].name.quoted
+            // A numeric type change converts the values (observed: a stored 1 reads back as 1.0
+            // after Integer 64 → Double; docs/coredata-semantics.md §8). To an integer type a
+            // fraction is truncated toward zero (CAST, inferred); between integer types the
+            // column's values stay as they are.
+            if let numeric, numeric.to.isInteger != numeric.from.isInteger {
+                stored = "CAST(\(stored) AS \(numeric.to.isInteger ? "INTEGER" : "REAL"))"
+                if let fallback, !attribute.attribute.isOptional {
+                    return Contribution(entityNumber: origin.number, sql: "COALESCE(\(stored), \(fallback))", plainColumn: nil)
+                }
+                return Contribution(entityNumber: origin.number, sql: stored, plainColumn: nil)
+            }
             // "An optional attribute becoming non-optional, and defining a default value": the
             // rows without a value take the default (docs/coredata-semantics.md §8).
             if let fallback, !attribute.attribute.isOptional {
