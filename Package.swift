@@ -102,7 +102,7 @@ let package = Package(
         // `.momlint.yml`: finding it, reading it with Yams, and turning it into an engine.
         .target(
             name: "Configuring",
-            dependencies: ["Linting", "DataModel", "SafeYAML", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Linting", "DataModel", "ModelDiff", "SafeYAML", .product(name: "Yams", package: "Yams")]
         ),
         // Synthetic, well-made models of any size for benchmarks and tests. Writes XML only:
         // it shares no code with the loader, so loading its output is a real check of both.

@@ -1,5 +1,6 @@
 import Foundation
 import Linting
+import ModelDiff
 import Yams
 
 /// Walks a composed YAML document into a `LintConfiguration`, collecting a warning, with
@@ -75,7 +76,7 @@ struct ConfigurationReader {
         }
     }
 
-    /// `migration: {all_versions: bool, since: REV, version_order: {bundle: [names]}}`.
+    /// `migration: {all_versions: bool, since: REV, path: direct|stepwise, version_order: {bundle: [names]}}`.
     private mutating func readMigration(_ value: Node) {
         guard let mapping = value.mapping else {
             warn(at: value, ConfigurationWording.expectedMapping("migration", keys: Self.migrationKeys))
@@ -96,6 +97,12 @@ struct ConfigurationReader {
                 } else {
                     warn(at: entry, ConfigurationWording.expectedText(in: "migration.since"))
                 }
+            case "path"?:
+                if let text = entry.scalar?.string, let path = MigrationPath(rawValue: text) {
+                    configuration.migration.path = path
+                } else {
+                    warn(at: entry, ConfigurationWording.expectedMigrationPath(found: entry.string ?? Self.kind(of: entry)))
+                }
             case "version_order"?:
                 guard let bundles = entry.mapping else {
                     warn(at: entry, ConfigurationWording.expectedMapping("migration.version_order", keys: ["<bundle>"]))
@@ -115,7 +122,7 @@ struct ConfigurationReader {
         }
     }
 
-    static let migrationKeys = ["all_versions", "since", "version_order"]
+    static let migrationKeys = ["all_versions", "since", "path", "version_order"]
 
     /// `rule: error`, or `rule: {severity: error, option: value}`. `validOptions` is nil for a
     /// rule that takes none.

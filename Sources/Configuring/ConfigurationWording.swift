@@ -57,6 +57,11 @@ public enum ConfigurationWording {
         "'\(key)' expects text entries; ignoring an entry that is a list or a mapping"
     }
 
+    static func expectedMigrationPath(found: String) -> String {
+        "'migration.path' expects 'direct' (Core Data migrates each older version straight to the current one) or "
+            + "'stepwise' (the app migrates each version to the next), not '\(found)'; ignoring it"
+    }
+
     static func expectedBoolean(_ key: String, found: String) -> String {
         "'\(key)' expects true or false, not '\(found)'; ignoring it"
     }

@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import Linting
+import ModelDiff
 
 /// What a `.momlint.yml` says, with every path made absolute against the file's folder.
 /// An empty configuration changes nothing: every rule runs with its default severity.
@@ -15,7 +16,7 @@ public struct LintConfiguration: Sendable {
         case sources
         case swiftData = "swiftdata"
         case swiftDataCloudKit = "swiftdata_cloudkit"
-        /// `migration: {all_versions: true, since: origin/main, version_order: {Model.xcdatamodeld: [A, B]}}`
+        /// `migration: {all_versions: true, since: origin/main, path: stepwise, version_order: {Model.xcdatamodeld: [A, B]}}`
         case migration
     }
 
@@ -27,6 +28,8 @@ public struct LintConfiguration: Sendable {
         public var since: String?
         /// Version names in order, by bundle folder name (or path), for names that do not sort.
         public var versionOrder: [String: [String]] = [:]
+        /// How the app migrates its stores, like `--migration-path` (default: direct).
+        public var path: MigrationPath?
 
         public init() {}
     }
@@ -99,6 +102,7 @@ public struct LintConfiguration: Sendable {
         result.migration.allVersions = other.migration.allVersions ?? migration.allVersions
         result.migration.since = other.migration.since ?? migration.since
         result.migration.versionOrder.merge(other.migration.versionOrder) { _, new in new }
+        result.migration.path = other.migration.path ?? migration.path
         result.files += other.files
         return result
     }

@@ -9,9 +9,13 @@ public struct Finding: Hashable, Sendable {
     public var entityName: String?
     public var propertyName: String?
     public var suggestion: String?
+    /// For a migration finding: every older version whose stores the finding is about, in version
+    /// order (one finding per cause, `LintEngine.lintMigrations`); empty otherwise.
+    public var olderVersions: [String]
 
     public init(ruleID: String, severity: Severity, message: String, location: SourceLocation,
-                entityName: String? = nil, propertyName: String? = nil, suggestion: String? = nil) {
+                entityName: String? = nil, propertyName: String? = nil, suggestion: String? = nil,
+                olderVersions: [String] = []) {
         self.ruleID = ruleID
         self.severity = severity
         self.message = message
@@ -19,6 +23,7 @@ public struct Finding: Hashable, Sendable {
         self.entityName = entityName
         self.propertyName = propertyName
         self.suggestion = suggestion
+        self.olderVersions = olderVersions
     }
 
     /// The message and suggestion quote names from the model, so they are made printable on

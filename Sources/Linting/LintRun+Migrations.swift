@@ -4,8 +4,11 @@ import ModelDiff
 
 /// How `momlint lint` compares the versions of a bundle.
 public struct MigrationCheckOptions: Sendable {
-    /// Compare every version other than the current one with it, not only the previous one.
+    /// Compare every migration of the path, not only the previous version's to the current one.
     public var allOlderVersions: Bool
+    /// How the app migrates: every older version straight to the current one (the default), or
+    /// each version to the next (`migration.path`, `--migration-path`).
+    public var path: MigrationPath
     /// Where `shipped_version_modified` reads shipped versions from.
     public var base: VersionBase
     /// Version names in order, by bundle folder name or path (`migration.version_order`).
@@ -16,9 +19,11 @@ public struct MigrationCheckOptions: Sendable {
     /// says when to start them); any version they do not cover is read when it is compared.
     public var shippedVersionReads: ShippedVersionReads?
 
-    public init(allOlderVersions: Bool = false, base: VersionBase = .head, versionOrder: [String: [String]] = [:],
-                mappingSearchPaths: [String] = [], shippedVersionReads: ShippedVersionReads? = nil) {
+    public init(allOlderVersions: Bool = false, path: MigrationPath = .direct, base: VersionBase = .head,
+                versionOrder: [String: [String]] = [:], mappingSearchPaths: [String] = [],
+                shippedVersionReads: ShippedVersionReads? = nil) {
         self.allOlderVersions = allOlderVersions
+        self.path = path
         self.base = base
         self.versionOrder = versionOrder
         self.mappingSearchPaths = mappingSearchPaths
@@ -28,12 +33,13 @@ public struct MigrationCheckOptions: Sendable {
 
 extension LintRun {
     /// Runs the engine's migration rules over every bundle of two or more versions that this
-    /// run linted, adding their findings to the current version's report. The versions the run
-    /// loaded are reused; only the others are read, and a version that fails to load is
-    /// reported once, like any input, unless it is an older version: old versions must never
-    /// change, so one that cannot be read gets a note where it is compared and fails nothing.
+    /// run linted, along the migration path (`options.path`), adding their findings to the
+    /// current version's report. The versions the run loaded are reused; only the others are
+    /// read. Xcode builds every version of a bundle, so a version that is not well-formed is a
+    /// load failure, whichever version was named (even with no migration rule running); one in a
+    /// format momlint cannot read (Xcode 3's binary format) fails nothing if it is not the one
+    /// linted: old versions must never change, so it gets a note where it is compared.
     public mutating func checkMigrations(loader: ModelLoader, engine: LintEngine, options: MigrationCheckOptions) {
-        guard engine.checksMigrations else { return }
         var bundles: [String] = []
         var linted: [String: [Model]] = [:]
         for report in reports {
@@ -48,11 +54,14 @@ extension LintRun {
         // once a pair's findings depend on a mapping model (`MigrationPair`): most pairs are
         // lightweight and lose nothing, and the walk may cover a whole source tree.
         var searchedMappings: MappingModels?
-        func mappingModelCovers(from older: String, to current: String, inBundle bundleName: String) -> Bool {
+        func mappingModels() -> MappingModels {
             let mappings = searchedMappings
                 ?? MappingModels(searching: options.mappingSearchPaths + bundles.map(ModelPaths.parent(of:)))
             searchedMappings = mappings
-            return mappings.covers(from: older, to: current, inBundle: bundleName)
+            return mappings
+        }
+        func mappingModelCovers(from older: String, to current: String, inBundle bundleName: String) -> Bool {
+            mappingModels().covers(from: older, to: current, inBundle: bundleName)
         }
         for bundlePath in bundles {
             // A version whose failure this run reported already is not read again.
@@ -61,17 +70,34 @@ extension LintRun {
                 let folder = bundlePath + "/" + name + ".xcdatamodel"
                 return loadFailures.contains { $0.path == folder || $0.path.hasPrefix(folder + "/") }
             })
-            // Every version is read, since a version identifier may decide the order; an older
-            // one that cannot be read fails nothing, and is named below only if compared.
+            // Every version is read, since a version identifier may decide the order and Xcode
+            // builds every version of a bundle: one that is not well-formed fails the lint
+            // (`LoadError.isFormatMomlintCannotRead`); one in a format momlint cannot read fails
+            // nothing, and is named below only if compared.
             let reading = BundleVersions.read(
                 bundle: bundlePath, loader: loader, reusing: linted[bundlePath] ?? [], skipping: failed,
                 configuredOrder: BundleVersions.configuredOrder(ofBundle: bundlePath, in: options.versionOrder))
             loadFailures += reading.failures
-            guard let bundle = reading.bundle, bundle.order.count >= 2 else { continue }
-            let sources = bundle.migrationSources(allOlder: options.allOlderVersions)
-            for case .unreadable(let version) in sources {
-                notes.append(LoadNote(path: version.error.path, message:
-                    "migration from '\(version.name)' to '\(bundle.current.version.name)' not checked: \(version.error.problem)"))
+            loadFailures += reading.bundle?.unreadable.map(\.error).filter { !$0.isFormatMomlintCannotRead } ?? []
+            guard engine.checksMigrations, let bundle = reading.bundle, bundle.order.count >= 2 else { continue }
+            let steps = options.allOlderVersions ? bundle.steps(along: options.path) : bundle.lastStep.map { [$0] } ?? []
+            // A version that is not well-formed failed above; one momlint cannot read is named
+            // where a migration of the path needed it.
+            for step in steps {
+                switch (bundle.order[step.olderIndex], bundle.order[step.newerIndex]) {
+                case (.unreadable(let version), _) where !version.error.isFormatMomlintCannotRead,
+                     (_, .unreadable(let version)) where !version.error.isFormatMomlintCannotRead:
+                    continue
+                case (.unreadable(let version), let newer):
+                    notes.append(LoadNote(path: version.error.path, message:
+                        "migration from '\(version.name)' to '\(newer.name)' not checked: \(version.error.problem)"))
+                case (let older, .unreadable(let version)):
+                    notes.append(LoadNote(path: version.error.path, message:
+                        "migration from '\(older.name)' to '\(version.name)' not checked: '\(version.name)' cannot be read: "
+                            + version.error.problem))
+                default:
+                    break
+                }
             }
             var base: BundleBase?
             if readsBase {
@@ -82,18 +108,26 @@ extension LintRun {
                 }
             }
             let bundleName = (bundlePath as NSString).lastPathComponent
-            let compared = Set(sources.compactMap(\.model?.file))
-            let orderedAfterCurrent = Set(bundle.afterCurrent.compactMap(\.model?.file))
+            // The version each readable older version migrates to, when that migration is compared.
+            var comparedTarget: [Int: Model] = [:]
+            for step in steps {
+                if let newer = bundle.order[step.newerIndex].model { comparedTarget[step.olderIndex] = newer }
+            }
             // Every readable non-current version is checked against the base
-            // (shipped_version_modified); only the previous (or every other) one is compared with
-            // the current one. The diffs come first: git, started when the bundle was found, may
-            // still be reading the base.
-            let comparisons = bundle.older.map { older in
-                MigrationPair(
-                    older: older, current: bundle.current,
-                    hasMappingModel: mappingModelCovers(from: older.version.name, to: bundle.current.version.name, inBundle: bundleName),
-                    comparesMigration: compared.contains(older.file),
-                    olderIsOrderedAfterCurrent: orderedAfterCurrent.contains(older.file))
+            // (shipped_version_modified); only the migrations of the path asked for are compared
+            // (the last step, or with --all-versions every one). The diffs come first: git,
+            // started when the bundle was found, may still be reading the base.
+            let comparisons = bundle.order.indices.compactMap { index -> MigrationPair? in
+                guard index != bundle.currentOrderIndex, let older = bundle.order[index].model else { return nil }
+                let newer = comparedTarget[index] ?? bundle.current
+                return MigrationPair(
+                    older: older, current: newer,
+                    hasMappingModel: mappingModelCovers(from: older.version.name, to: newer.version.name, inBundle: bundleName),
+                    comparesMigration: comparedTarget[index] != nil,
+                    olderIsOrderedAfterCurrent: index > bundle.currentOrderIndex)
+            }
+            if options.path == .direct, let hint = stepwiseHint(bundle, comparisons, mappings: mappingModels) {
+                notes.append(hint)
             }
             var pairs: [MigrationPair] = []
             for var pair in comparisons {
@@ -126,6 +160,35 @@ extension LintRun {
                 reports.append(ModelReport(model: bundle.current, findings: findings))
             }
         }
+    }
+
+    /// Said once per bundle when the direct path fails for older versions while every mapping
+    /// model of the bundle maps one version to the next: that is how an app that migrates step by
+    /// step (`NSMigrationManager` per step) uses them, and on that path those versions may be fine.
+    private func stepwiseHint(_ bundle: BundleVersions, _ pairs: [MigrationPair],
+                              mappings: () -> MappingModels) -> LoadNote? {
+        let previousFile = bundle.previous?.file
+        let failing = pairs.filter { pair in
+            pair.comparesMigration && !pair.olderIsOrderedAfterCurrent && pair.older.file != previousFile
+                && !pair.diff.hasMappingModel && (pair.diff.verdict == .notInferable || pair.diff.mayFail)
+        }
+        guard !failing.isEmpty else { return nil }
+        let bundleName = (bundle.bundlePath as NSString).lastPathComponent
+        let names = bundle.names
+        let mapped = mappings().mappedVersions(among: names, inBundle: bundleName)
+        let consecutive = mapped.allSatisfy { pair in
+            guard pair.count == 2, let from = names.firstIndex(of: pair[0]), let to = names.firstIndex(of: pair[1])
+            else { return false }
+            return to - from == 1
+        }
+        guard !mapped.isEmpty, consecutive else { return nil }
+        let shown = mapped.prefix(2).map { "'\($0[0])' → '\($0[1])'" }.joined(separator: ", ") + (mapped.count > 2 ? ", …" : "")
+        return LoadNote(path: bundle.bundlePath, message:
+            "the \(mapped.count) mapping model\(mapped.count == 1 ? "" : "s") of \(bundleName) map\(mapped.count == 1 ? "s" : "") "
+                + "only consecutive versions (\(shown)), as an app that migrates one version at a time uses them, "
+                + "and migrating straight to '\(bundle.current.version.name)' fails for \(failing.count) older "
+                + "version\(failing.count == 1 ? "" : "s"); if the app migrates step by step, set "
+                + "'migration: {path: stepwise}' in .momlint.yml (or pass --migration-path stepwise)")
     }
 
     /// True when `checkMigrations` reads shipped versions (from git or a lock file): only for the

@@ -1,10 +1,13 @@
 import DataModel
 import ModelDiff
 
-/// Two versions of one bundle that the migration rules compare: an older version and the
-/// current one, with the schema diff between them computed once for every rule.
+/// Two versions of one bundle that the migration rules compare: an older version and the one
+/// its stores migrate to — the current one (`MigrationPath.direct`), or the next one
+/// (`.stepwise`) — with the schema diff between them computed once for every rule.
 public struct MigrationPair: Sendable {
     public let older: Model
+    /// The version the older one's stores migrate to: the current version, or on the stepwise
+    /// path the next one. Findings are located in it.
     public let current: Model
     /// older → current, from the one diff engine (`ModelDiff`); empty when the pair does not
     /// compare a migration (`comparesMigration`), so no rule pays for a diff it never reads.
@@ -45,6 +48,31 @@ public struct MigrationPair: Sendable {
 
     /// The older version's name as findings quote it.
     public var olderName: String { older.version.name.isEmpty ? older.file : older.version.name }
+    /// The older version as messages name it, quotes included: `'Model 2'`. While the engine
+    /// words one finding for several older versions it is `olderPlaceholder`, replaced by
+    /// `quoted(olderVersions:)` ("48 older versions, 'V1' … 'V54',"), so a rule words its
+    /// message once, for one version or many.
+    public var olderQuoted: String {
+        get { olderQuotedOverride ?? "'\(olderName)'" }
+        set { olderQuotedOverride = newValue }
+    }
+    private var olderQuotedOverride: String?
+
+    /// Stands for the older versions in a message while the engine groups findings.
+    static let olderPlaceholder = "<momlint: older versions>"
+
+    /// Several older versions as messages name them: one in quotes; two or three listed; more
+    /// counted, the first and last named ("48 older versions, 'V1' … 'V54',"), the comma closing
+    /// the apposition. Reports list every version (`Finding.olderVersions`).
+    public static func quoted(olderVersions names: [String]) -> String {
+        let quoted = names.map { "'\(PrintableText.escaped($0))'" }
+        switch quoted.count {
+        case 0: return ""
+        case 1: return quoted[0]
+        case 2, 3: return "\(quoted.count) older versions, \(quoted.dropLast().joined(separator: ", ")) and \(quoted.last!),"
+        default: return "\(quoted.count) older versions, \(quoted[0]) … \(quoted.last!),"
+        }
+    }
     public var currentName: String { current.version.name.isEmpty ? current.file : current.version.name }
 
     /// Where a finding about `change` belongs: its element in the current version, else its
@@ -81,6 +109,12 @@ extension LintEngine {
     /// The findings of the engine's migration rules over each pair, in report order. Severity
     /// overrides and options apply as for any rule; `momlint:disable` entries are read from the
     /// version each finding is located in.
+    ///
+    /// One finding per cause: what a rule finds at one element for several older versions (a
+    /// required attribute that 48 older versions' stores have no value for) is one finding there,
+    /// naming the versions (`Finding.olderVersions`, and in the message `MigrationPair.olderQuoted`:
+    /// "48 older versions, 'V1' … 'V54',"); a rule never reports one element twice, so
+    /// different causes at one element are joined in one message.
     public func lintMigrations(_ pairs: [MigrationPair]) -> [Finding] {
         let migrationRules = migrationRuleIndices.compactMap { index -> (any Rule.Type, any MigrationRule)? in
             guard let rule = instance(at: index).asMigrationRule else { return nil }
@@ -88,16 +122,21 @@ extension LintEngine {
         }
         guard !migrationRules.isEmpty else { return [] }
         var findings: [Finding] = []
-        for pair in pairs {
-            let suppressions = [pair.current.file: Suppressions(model: pair.current),
-                                pair.older.file: Suppressions(model: pair.older)]
-            for (rule, instance) in migrationRules {
-                let id = rule.description.id
+        for (rule, instance) in migrationRules {
+            let id = rule.description.id
+            // Edits to one shipped version are about that version, not about migrating from several.
+            let merges = id != ShippedVersionModifiedRule.description.id
+            var groups: [FindingGroup] = []
+            var groupIndex: [FindingGroup.Key: Int] = [:]
+            for var pair in pairs {
+                if merges { pair.olderQuoted = MigrationPair.olderPlaceholder }
+                let suppressions = [pair.current.file: Suppressions(model: pair.current),
+                                    pair.older.file: Suppressions(model: pair.older)]
                 var severity = self.severity(of: rule)
                 // A migration from a version ordered after the current one happens only on a
                 // downgrade (an app update never goes there): a warning, unless configured. Edits
                 // to that version (shipped_version_modified) are judged as for any version.
-                let downgrade = pair.olderIsOrderedAfterCurrent && id != ShippedVersionModifiedRule.description.id
+                let downgrade = pair.olderIsOrderedAfterCurrent && merges
                 if downgrade, severityOverrides[id] == nil { severity = min(severity, .warning) }
                 for var violation in instance.violations(in: pair) {
                     if downgrade {
@@ -105,10 +144,85 @@ extension LintEngine {
                             + "'\(pair.currentName)', so its stores meet it only if the app is downgraded"
                     }
                     let finding = Finding(violation, ruleID: id, severity: severity)
-                    if suppressions[finding.location.file]?.silences(finding) != true { findings.append(finding) }
+                    guard suppressions[finding.location.file]?.silences(finding) != true else { continue }
+                    guard merges else {
+                        findings.append(finding)
+                        continue
+                    }
+                    let key = FindingGroup.Key(location: finding.location, entity: finding.entityName,
+                                               property: finding.propertyName)
+                    if let index = groupIndex[key] {
+                        groups[index].add(finding, from: pair.olderName)
+                    } else {
+                        groupIndex[key] = groups.count
+                        groups.append(FindingGroup(finding, from: pair.olderName))
+                    }
                 }
             }
+            findings += groups.map(\.finding)
         }
         return findings.sorted(by: Finding.reportOrder)
+    }
+}
+
+/// The findings of one migration rule at one element, over the older versions compared: each
+/// distinct message (worded with `MigrationPair.olderPlaceholder`) with the versions it holds for.
+private struct FindingGroup {
+    struct Key: Hashable {
+        var location: SourceLocation
+        var entity: String?
+        var property: String?
+    }
+
+    var first: Finding
+    /// Each distinct message, in the order found, with its older versions in order.
+    var causes: [(message: String, versions: [String])] = []
+    var severity: Severity
+
+    init(_ finding: Finding, from olderVersion: String) {
+        first = finding
+        severity = finding.severity
+        add(finding, from: olderVersion)
+    }
+
+    mutating func add(_ finding: Finding, from olderVersion: String) {
+        severity = max(severity, finding.severity)
+        if let index = causes.firstIndex(where: { $0.message == finding.message }) {
+            if !causes[index].versions.contains(olderVersion) { causes[index].versions.append(olderVersion) }
+        } else {
+            causes.append((finding.message, [olderVersion]))
+        }
+    }
+
+    var finding: Finding {
+        var result = first
+        result.severity = severity
+        result.message = Self.joined(causes.map { cause in
+            cause.message.replacingOccurrences(of: MigrationPair.olderPlaceholder,
+                                               with: MigrationPair.quoted(olderVersions: cause.versions))
+        })
+        result.suggestion = first.suggestion?.replacingOccurrences(
+            of: MigrationPair.olderPlaceholder, with: MigrationPair.quoted(olderVersions: causes[0].versions))
+        var versions: [String] = []
+        for cause in causes { for version in cause.versions where !versions.contains(version) { versions.append(version) } }
+        result.olderVersions = versions
+        return result
+    }
+
+    /// Several messages about one element as one: the clauses (split at "; ") they all begin
+    /// and end with once, what differs between them in between, in order.
+    static func joined(_ messages: [String]) -> String {
+        guard messages.count > 1 else { return messages.first ?? "" }
+        let clauses = messages.map { $0.components(separatedBy: "; ") }
+        let shortest = clauses.map(\.count).min() ?? 0
+        var leading = 0
+        while leading < shortest - 1, clauses.allSatisfy({ $0[leading] == clauses[0][leading] }) { leading += 1 }
+        var trailing = 0
+        while trailing < shortest - 1 - leading,
+              clauses.allSatisfy({ $0[$0.count - 1 - trailing] == clauses[0][clauses[0].count - 1 - trailing] }) {
+            trailing += 1
+        }
+        let middles = clauses.flatMap { $0[leading..<($0.count - trailing)] }
+        return (clauses[0][..<leading] + middles + clauses[0][(clauses[0].count - trailing)...]).joined(separator: "; ")
     }
 }

@@ -74,6 +74,18 @@ public struct MappingModels: Sendable {
         }
     }
 
+    /// For each mapping model that names the bundle `bundleName` (or no bundle at all), the
+    /// versions among `names` it names, in the order of `names`; mapping models naming fewer
+    /// than two of them are left out. Sorted by mapping model path.
+    public func mappedVersions(among names: [String], inBundle bundleName: String?) -> [[String]] {
+        documents.keys.sorted().compactMap { path in
+            let text = documents[path] ?? ""
+            if let bundleName, text.contains(".xcdatamodeld"), !text.contains(bundleName) { return nil }
+            let named = names.filter { Self.names(text, folder: $0) }
+            return named.count >= 2 ? named : nil
+        }
+    }
+
     /// True when `text` holds `<version>.xcdatamodel` as a whole path component: `Model` must not
     /// match inside `Model.xcdatamodeld` or `OldModel.xcdatamodel`.
     static func names(_ text: String, folder version: String) -> Bool {

@@ -43,7 +43,7 @@ public enum JSONReporter: Reporter {
     }
 
     private static func json(for finding: Finding) -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("ruleId", .string(finding.ruleID)),
             ("severity", .string(finding.severity.rawValue)),
             ("message", .string(finding.message)),
@@ -53,6 +53,11 @@ public enum JSONReporter: Reporter {
             ("entity", .optional(finding.entityName)),
             ("property", .optional(finding.propertyName)),
             ("suggestion", .optional(finding.suggestion)),
-        ])
+        ]
+        // A migration finding names every older version it is about (one finding per cause).
+        if !finding.olderVersions.isEmpty {
+            members.append(("olderVersions", .array(finding.olderVersions.map(JSONValue.string))))
+        }
+        return .object(members)
     }
 }

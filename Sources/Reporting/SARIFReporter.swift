@@ -28,6 +28,12 @@ public enum SARIFReporter: Reporter {
                 ("locations", .array([location(of: finding, context: context)])),
                 ("partialFingerprints", .object([(FindingFingerprint.key, .string(fingerprint))])),
             ]
+            // A migration finding names every older version it is about (SARIF §3.8: a property bag).
+            if !finding.olderVersions.isEmpty {
+                members.append(("properties", .object([
+                    ("olderVersions", .array(finding.olderVersions.map(JSONValue.string))),
+                ])))
+            }
             return JSONValue.object(members)
         }
         let notifications = run.loadFailures.map { failure in

@@ -11,9 +11,13 @@ struct DiffCommand: ParsableCommand {
             momlint diff OLD NEW compares two versions (each an .xcdatamodel folder or a contents file); \
             momlint diff BUNDLE compares an .xcdatamodeld bundle's previous version with its current one, in \
             the order `momlint lint` uses (migration.version_order from the nearest .momlint.yml or --config); \
+            momlint diff BUNDLE --migration-path stepwise compares each version with the next, up to the \
+            current one, and --migration-path direct each older version with the current one: every \
+            migration of that path, oldest first. \
             momlint diff --git REV PATH compares PATH as commit REV holds it with the working tree. Each \
             change says whether it changes a version hash, whether lightweight migration can infer it, and \
-            whether it loses data (docs/migrations.md). JSON output: docs/schemas/model-diff.schema.json. \
+            whether it loses data (docs/migrations.md). JSON output: docs/schemas/model-diff.schema.json \
+            (with --migration-path, an array of such documents). \
             Exit codes: 0 the diff was made (whatever it found); 2 bad input.
             """
     )
@@ -32,6 +36,12 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "The output format: text, json or markdown.")
     var format: Format = .text
 
+    @Option(name: .customLong("migration-path"), help: ArgumentHelp(
+        "With one BUNDLE, every migration of this path, oldest first: 'stepwise', each version to the next up to the "
+            + "current one; 'direct', each older version to the current one. Default: the previous version to the current one.",
+        valueName: "path"))
+    var migrationPath: MigrationPath?
+
     @Option(name: .customLong("config"), help: ArgumentHelp(
         "A configuration file to use instead of the nearest .momlint.yml (for migration.version_order with one BUNDLE); "
             + "repeat to merge several, later ones winning.", valueName: "file"))
@@ -40,11 +50,12 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         var standardError = StandardError()
         do {
+            if let migrationPath {
+                try printPath(migrationPath)
+                return
+            }
             let (older, newer) = try versions()
-            let mappings = ModelVersionInputs.mappingModels(near: newer)
-            let diff = SchemaDiff(from: older, to: newer,
-                                  hasMappingModel: mappings.covers(from: older.version.name, to: newer.version.name,
-                                                                   inBundle: newer.version.bundlePath.map { ($0 as NSString).lastPathComponent }))
+            let diff = Self.diff(older, newer)
             switch format {
             case .text: print(DiffRendering.text(diff), terminator: "")
             case .markdown: print(DiffRendering.markdown(diff), terminator: "")
@@ -53,6 +64,47 @@ struct DiffCommand: ParsableCommand {
         } catch let failure as ModelVersionInputs.Failure {
             print(failure, to: &standardError)
             throw ExitCode.inputError
+        }
+    }
+
+    private static func diff(_ older: Model, _ newer: Model) -> SchemaDiff {
+        let mappings = ModelVersionInputs.mappingModels(near: newer)
+        return SchemaDiff(from: older, to: newer,
+                          hasMappingModel: mappings.covers(from: older.version.name, to: newer.version.name,
+                                                           inBundle: newer.version.bundlePath.map { ($0 as NSString).lastPathComponent }))
+    }
+
+    /// Every migration of `path` in one bundle, oldest first. A migration from or to a version
+    /// that cannot be read is named on standard error and left out; the others are still shown.
+    private func printPath(_ path: MigrationPath) throws {
+        guard paths.count == 1, revision == nil else {
+            throw ModelVersionInputs.Failure(description: "error: --migration-path takes one BUNDLE")
+        }
+        var standardError = StandardError()
+        let order = try ModelVersionInputs.configuredOrder(ofBundle: paths[0], configurationFiles: configurationFiles)
+        let bundle = try ModelVersionInputs.bundle(at: paths[0], versionOrder: order)
+        var diffs: [(SchemaDiff, Model, Model)] = []
+        for step in bundle.steps(along: path) {
+            switch (bundle.order[step.olderIndex], bundle.order[step.newerIndex]) {
+            case (.readable(let older), .readable(let newer)):
+                diffs.append((Self.diff(older, newer), older, newer))
+            case (let older, let newer):
+                let unreadable = [older, newer].compactMap { if case .unreadable(let u) = $0 { u } else { nil } }.first!
+                print("\(unreadable.error.path): note: migration from '\(older.name)' to '\(newer.name)' not compared: "
+                      + "'\(unreadable.name)' cannot be read: \(unreadable.error.problem)", to: &standardError)
+            }
+        }
+        switch format {
+        case .text: print(diffs.map { DiffRendering.text($0.0) }.joined(separator: "\n"), terminator: "")
+        case .markdown: print(diffs.map { DiffRendering.markdown($0.0) }.joined(separator: "\n"), terminator: "")
+        case .json:
+            let documents = try diffs.map { try DiffRendering.json($0.0, olderFile: $0.1.file, newerFile: $0.2.file) }
+            var output = Data("[\n".utf8)
+            for (index, document) in documents.enumerated() {
+                output += document.trimmingTrailingNewline + Data((index == documents.count - 1 ? "\n" : ",\n").utf8)
+            }
+            output += Data("]\n".utf8)
+            FileHandle.standardOutput.write(output)
         }
     }
 
@@ -96,4 +148,9 @@ struct DiffCommand: ParsableCommand {
             throw .init(description: "error: name OLD and NEW, one bundle, or --git REV PATH")
         }
     }
+}
+
+private extension Data {
+    /// Without its last byte when that is a newline: documents joined into an array.
+    var trimmingTrailingNewline: Data { last == UInt8(ascii: "\n") ? dropLast() : self }
 }

@@ -31,6 +31,12 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Lint every version in a bundle, not only the current one, and check migrating each older version to the current one (not only the previous).")
     var allVersions = false
 
+    @Option(name: .customLong("migration-path"), help: ArgumentHelp(
+        "How the app migrates its stores: 'direct' (Core Data migrates each older version straight to the current one) or "
+            + "'stepwise' (the app migrates each version to the next). Default: migration.path from the configuration, else direct.",
+        valueName: "path"))
+    var migrationPath: MigrationPath?
+
     @Option(help: ArgumentHelp(
         "The git revision shipped versions are compared with (shipped_version_modified), e.g. a pull request's target branch; 'none' to skip. Default: HEAD, or the bundle's versions lock file.",
         valueName: "rev"))
@@ -75,7 +81,8 @@ struct LintCommand: ParsableCommand {
 
     /// What this command line asks for, as plain values.
     var request: LintRequest {
-        LintRequest(paths: paths, allVersions: allVersions, since: since, sourceDirectories: sourceDirectories,
+        LintRequest(paths: paths, allVersions: allVersions, migrationPath: migrationPath, since: since,
+                    sourceDirectories: sourceDirectories,
                     swiftDataDirectories: swiftDataDirectories, reporters: reporters,
                     configurationFiles: configurationFiles, baseline: baseline, writeBaseline: writeBaseline,
                     strict: strict, quiet: quiet, limits: limitOptions.limits)
@@ -111,6 +118,8 @@ struct LintCommand: ParsableCommand {
         (FilePaths.absolute(file) as NSString).deletingLastPathComponent
     }
 }
+
+extension MigrationPath: ExpressibleByArgument {}
 
 /// Writes `text` to standard output unbuffered, so that a failed write (a full disk, a closed
 /// pipe) is seen: it is reported on standard error and the caller exits 2, where `print` would

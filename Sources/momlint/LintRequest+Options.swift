@@ -1,4 +1,5 @@
 import DataModel
+import ModelDiff
 
 extension LintRequest {
     /// `lint`'s options read without swift-argument-parser, for the plain spellings CI scripts,
@@ -60,6 +61,10 @@ extension LintRequest {
         case .strict: strict = true
         case .quiet: quiet = true
         case .since: since = text
+        case .migrationPath:
+            // As `MigrationPath`'s ExpressibleByArgument reads it; anything else is ArgumentParser's to refuse.
+            guard let path = MigrationPath(rawValue: text) else { return false }
+            migrationPath = path
         case .baseline: baseline = text
         case .writeBaseline: writeBaseline = text
         case .sources: sourceDirectories.append(text)
@@ -82,7 +87,7 @@ extension LintRequest {
     /// The options of `LintCommand` and `LoadLimitOptions`, by their long names.
     enum PlainOption: CaseIterable {
         case allVersions, strict, quiet
-        case since, baseline, writeBaseline
+        case since, migrationPath, baseline, writeBaseline
         case sources, swiftData, reporter, config
         case maximumFileBytes, maximumElements, maximumEntities, maximumProperties
 
@@ -97,6 +102,7 @@ extension LintRequest {
             case .strict: "--strict"
             case .quiet: "--quiet"
             case .since: "--since"
+            case .migrationPath: "--migration-path"
             case .baseline: "--baseline"
             case .writeBaseline: "--write-baseline"
             case .sources: "--sources"

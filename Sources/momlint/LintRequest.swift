@@ -20,6 +20,7 @@ import SwiftDataModel
 struct LintRequest: Equatable {
     var paths: [String]
     var allVersions = false
+    var migrationPath: MigrationPath?
     var since: String?
     var sourceDirectories: [String] = []
     var swiftDataDirectories: [String] = []
@@ -92,6 +93,7 @@ struct LintRequest: Equatable {
         #endif
         run.checkMigrations(loader: loader, engine: engine, options: MigrationCheckOptions(
             allOlderVersions: allVersions || configuration.migration.allVersions == true,
+            path: migrationPath ?? configuration.migration.path ?? .direct,
             base: versionBase,
             versionOrder: configuration.migration.versionOrder,
             // The folders linted: with only SwiftData folders named, not the working directory.

@@ -82,12 +82,20 @@ enum ModelVersionInputs {
     /// configuration found as `momlint lint` finds it (the nearest `.momlint.yml`, or the
     /// `--config` files), so `lint`, `versions` and `diff` order a bundle alike.
     static func configuredOrder(ofBundle path: String, configurationFiles: [String]) throws(Failure) -> [String]? {
+        try configuredMigration(ofBundle: path, configurationFiles: configurationFiles).order
+    }
+
+    /// The version order and the migration path (`migration.path`) the configuration gives a
+    /// bundle, read once.
+    static func configuredMigration(ofBundle path: String, configurationFiles: [String])
+        throws(Failure) -> (order: [String]?, path: MigrationPath?) {
         do {
             let loaded = try ConfigurationFile.load(explicitFiles: configurationFiles)
             var standardError = StandardError()
             for warning in loaded.warnings { print(warning, to: &standardError) }
-            return BundleVersions.configuredOrder(ofBundle: ModelPaths.named(path),
-                                                  in: loaded.configuration.migration.versionOrder)
+            return (BundleVersions.configuredOrder(ofBundle: ModelPaths.named(path),
+                                                   in: loaded.configuration.migration.versionOrder),
+                    loaded.configuration.migration.path)
         } catch {
             throw Failure(description: error.description)
         }

@@ -6,14 +6,17 @@ import ModelDiff
 struct VersionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "versions",
-        abstract: "List a bundle's versions in order, the current one, and what migrating each to it takes.",
+        abstract: "List a bundle's versions in order, the current one, and what each migration of the app's path takes.",
         discussion: """
             Versions are ordered by the natural order of their names (Model, Model 2, … Model 10), by \
             userDefinedModelVersionIdentifier when every version sets a distinct one, by \
             migration.version_order in the nearest .momlint.yml (or --config), or by --order. Core Data \
             migrates a store from whichever version wrote it to the current one, so every other version \
             is compared with it, including one ordered after it (then a note asks whether the current \
-            version is the newest). A version that cannot be read is listed as unreadable. \
+            version is the newest). With --migration-path stepwise (or migration.path in the configuration), \
+            each version is compared with the next instead, as an app that migrates one version at a time \
+            does: a store of an older version reaches the current one when every step after it migrates. \
+            A version that cannot be read is listed as unreadable. \
             With --lock, also writes <bundle>.momlint-lock.json beside the bundle: every version's contents \
             as shipped, which shipped_version_modified compares with when it exists. \
             Exit codes: 0 listed; 2 bad input.
@@ -34,6 +37,11 @@ struct VersionsCommand: ParsableCommand {
                                valueName: "names"))
     var order: String?
 
+    @Option(name: .customLong("migration-path"), help: ArgumentHelp(
+        "The path judged: 'direct' (each older version straight to the current one) or 'stepwise' (each version to "
+            + "the next). Default: migration.path from the configuration, else direct.", valueName: "path"))
+    var migrationPath: MigrationPath?
+
     @Flag(help: "Write the versions lock file beside the bundle.")
     var lock = false
 
@@ -45,25 +53,34 @@ struct VersionsCommand: ParsableCommand {
     func run() throws {
         var standardError = StandardError()
         let bundle: BundleVersions
+        let judgedPath: MigrationPath
         do {
-            // --order wins over the configuration, which is read only without it.
-            let names = try order.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-                ?? ModelVersionInputs.configuredOrder(ofBundle: path, configurationFiles: configurationFiles)
-            bundle = try ModelVersionInputs.bundle(at: path, versionOrder: names)
+            let configured = try ModelVersionInputs.configuredMigration(ofBundle: self.path, configurationFiles: configurationFiles)
+            // --order wins over the configuration's order, --migration-path over its path.
+            let names = order.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? configured.order
+            bundle = try ModelVersionInputs.bundle(at: self.path, versionOrder: names)
+            judgedPath = migrationPath ?? configured.path ?? .direct
         } catch {
             print(error, to: &standardError)
             throw ExitCode.inputError
         }
         let mappings = MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)])
-        let diffs: [SchemaDiff?] = bundle.order.indices.map { index in
-            guard index != bundle.currentOrderIndex, let older = bundle.order[index].model else { return nil }
-            return SchemaDiff(from: older, to: bundle.current,
-                              hasMappingModel: mappings.covers(from: older.version.name, to: bundle.current.version.name,
-                                                               inBundle: (bundle.bundlePath as NSString).lastPathComponent))
+        // Per version in order, the migration the path takes from it (nil: the current version).
+        var steps = [Migration?](repeating: nil, count: bundle.order.count)
+        for step in bundle.steps(along: judgedPath) {
+            let newer = bundle.order[step.newerIndex]
+            let diff = bundle.order[step.olderIndex].model.flatMap { older in
+                newer.model.map { newer in
+                    SchemaDiff(from: older, to: newer,
+                               hasMappingModel: mappings.covers(from: older.version.name, to: newer.version.name,
+                                                                inBundle: (bundle.bundlePath as NSString).lastPathComponent))
+                }
+            }
+            steps[step.olderIndex] = Migration(to: newer.name, toCurrent: step.newerIndex == bundle.currentOrderIndex, diff: diff)
         }
         switch format {
-        case .table: print(table(bundle, diffs), terminator: "")
-        case .json: FileHandle.standardOutput.write(try json(bundle, diffs))
+        case .table: print(table(bundle, judgedPath, steps), terminator: "")
+        case .json: FileHandle.standardOutput.write(try json(bundle, judgedPath, steps))
         }
         if lock {
             let lockPath = ShippedVersions.lockFilePath(forBundle: bundle.bundlePath)
@@ -82,22 +99,56 @@ struct VersionsCommand: ParsableCommand {
         }
     }
 
-    private func table(_ bundle: BundleVersions, _ diffs: [SchemaDiff?]) -> String {
+    /// One migration of the path: from a version to `to`, and what it takes (nil when either
+    /// version cannot be read).
+    private struct Migration {
+        var to: String
+        var toCurrent: Bool
+        var diff: SchemaDiff?
+
+        /// The step fails: not inferable without a mapping model (134140), or it may fail on
+        /// stored rows (134110).
+        var fails: Bool { diff.map { $0.verdict == .notInferable || ($0.mayFail && !$0.hasMappingModel) } ?? false }
+    }
+
+    private func table(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [Migration?]) -> String {
         var text = "\(bundle.bundlePath) (\(bundle.order.count) versions, ordered by \(bundle.orderSource.rawValue))\n"
+        text += "path: \(path.rawValue) (" + (path == .direct
+            ? "Core Data migrates a store of each older version straight to the current one"
+            : "the app migrates each version to the next; a store reaches the current version when every step after it migrates")
+            + ")\n"
         let width = max(7, bundle.names.map(\.count).max() ?? 0)
-        text += "  " + "version".padding(toLength: width, withPad: " ", startingAt: 0) + "  migrating to the current version\n"
+        text += "  " + "version".padding(toLength: width, withPad: " ", startingAt: 0) + "  migrating to \(path.destinationWords)\n"
         for (index, version) in bundle.order.enumerated() {
             let name = version.name.padding(toLength: width, withPad: " ", startingAt: 0)
             let verdict: String
             switch version {
             case .unreadable(let unreadable): verdict = "unreadable: \(unreadable.error.problem)"
-            case .readable: verdict = index == bundle.currentOrderIndex ? "current" : diffs[index].map(DiffRendering.summary) ?? ""
+            case .readable:
+                if index == bundle.currentOrderIndex {
+                    verdict = "current"
+                } else if let step = steps[index] {
+                    let target = path == .stepwise ? "→ '\(step.to)': " : ""
+                    verdict = target + (step.diff.map(DiffRendering.summary) ?? "not checked: '\(step.to)' cannot be read")
+                } else {
+                    verdict = ""
+                }
             }
             let after = index > bundle.currentOrderIndex ? "  (ordered after the current version)" : ""
             text += "  \(name)  \(verdict)\(after)\n"
         }
+        if path == .stepwise, let note = Self.stepwiseNote(bundle, steps) { text += "note: \(note)\n" }
         if let note = Self.afterCurrentNote(bundle) { text += "note: \(note)\n" }
         return text
+    }
+
+    /// On the stepwise path, which older versions' stores cannot reach the current version: those
+    /// before a step that fails.
+    private static func stepwiseNote(_ bundle: BundleVersions, _ steps: [Migration?]) -> String? {
+        guard let lastFailing = (0..<bundle.currentOrderIndex).last(where: { steps[$0]?.fails == true }) else { return nil }
+        let stranded = bundle.order[...lastFailing].map { "'\($0.name)'" }
+        return "stores of \(stranded.joined(separator: ", ")) cannot reach '\(bundle.current.version.name)' step by step: "
+            + "the step from '\(bundle.order[lastFailing].name)' to '\(steps[lastFailing]?.to ?? "")' fails"
     }
 
     /// Versions ordered after the current one are compared like the others (Core Data migrates
@@ -121,41 +172,54 @@ struct VersionsCommand: ParsableCommand {
             var afterCurrent: Bool
             /// Why the version could not be read; absent when it was read.
             var unreadable: String?
+            /// The migration straight to the current version (the direct path, and a version
+            /// ordered after the current one on either path).
             var toCurrent: Migration?
+            /// On the stepwise path, the step to the next version.
+            var toNext: Migration?
         }
         struct Migration: Encodable {
-            var verdict: String
-            var lightweight: Bool
-            var needsMigration: Bool
-            var dataLoss: Bool
-            var hasMappingModel: Bool
-            var changeCount: Int
+            var to: String
+            var verdict: String?
+            var lightweight: Bool?
+            var needsMigration: Bool?
+            var dataLoss: Bool?
+            var hasMappingModel: Bool?
+            var changeCount: Int?
+            /// Why the migration was not compared (the version it goes to cannot be read).
+            var notChecked: String?
         }
         var schemaVersion: Int
         var bundle: String
         var orderedBy: String
+        /// `direct` or `stepwise` (docs/migrations.md, "Migration paths").
+        var path: String
         var current: String
         var previous: String?
         var versions: [Version]
     }
 
-    private func json(_ bundle: BundleVersions, _ diffs: [SchemaDiff?]) throws -> Data {
+    private func json(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [Migration?]) throws -> Data {
         let document = Document(
             schemaVersion: DiffRendering.schemaVersion, bundle: bundle.bundlePath, orderedBy: bundle.orderSource.rawValue,
-            current: bundle.current.version.name, previous: bundle.previousVersion?.name,
+            path: path.rawValue, current: bundle.current.version.name, previous: bundle.previousVersion?.name,
             versions: bundle.order.enumerated().map { index, version in
                 let model = version.model
                 let unreadable: BundleVersions.UnreadableVersion? = if case .unreadable(let u) = version { u } else { nil }
+                let migration = model == nil ? nil : steps[index].map { step in
+                    Document.Migration(
+                        to: step.to, verdict: step.diff?.verdict.rawValue, lightweight: step.diff?.isLightweight,
+                        needsMigration: step.diff?.needsMigration, dataLoss: step.diff?.losesData,
+                        hasMappingModel: step.diff?.hasMappingModel, changeCount: step.diff?.changes.count,
+                        notChecked: step.diff == nil ? "'\(step.to)' cannot be read" : nil)
+                }
                 return Document.Version(
                     name: version.name, identifier: model?.userDefinedModelVersionIdentifier,
                     file: model?.file ?? unreadable?.error.path ?? "",
                     current: index == bundle.currentOrderIndex, afterCurrent: index > bundle.currentOrderIndex,
                     unreadable: unreadable?.error.problem,
-                    toCurrent: diffs[index].map { diff in
-                        Document.Migration(verdict: diff.verdict.rawValue, lightweight: diff.isLightweight,
-                                           needsMigration: diff.needsMigration, dataLoss: diff.losesData,
-                                           hasMappingModel: diff.hasMappingModel, changeCount: diff.changes.count)
-                    })
+                    toCurrent: steps[index]?.toCurrent == true ? migration : nil,
+                    toNext: steps[index]?.toCurrent == false ? migration : nil)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -387,8 +387,11 @@ import MomlintTestSupport
         #expect(MappingModels.outermost(["/p", "/p/.build/x", "/pq"]) == ["/p", "/p/.build/x", "/pq"])
         let found = MappingModels(searching: [Fixtures.path("Fixtures/Models/Migrations"),
                                               Fixtures.path("Fixtures/Models/Migrations/TypeChangeWithMappingModel")])
-        #expect(found.documents.count == 1)
+        // The fixtures hold two mapping models (TypeChangeWithMappingModel, ConsecutiveMappingModels),
+        // each found once although the second folder searched is inside the first.
+        #expect(found.documents.count == 2)
         #expect(found.covers(from: "Model", to: "Model 2", inBundle: "Typed.xcdatamodeld"))
+        #expect(found.mappedVersions(among: ["Model", "Model 2", "Model 3"], inBundle: "Model.xcdatamodeld") == [["Model", "Model 2"]])
     }
 
     /// The walk reads a mapping model whose XML is a FIFO as empty (never waits for a writer),

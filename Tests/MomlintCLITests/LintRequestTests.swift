@@ -34,6 +34,7 @@ struct LintRequestTests {
             ["--reporter", "json", "--reporter=sarif:out.sarif", "a"], ["--reporter", "xcode:a=b.txt"],
             ["--sources", "Sources", "--sources=More", "--swiftdata", "App", "--swiftdata=Lib"],
             ["--config", "a.yml", "--config=b.yml"],
+            ["--migration-path", "stepwise", "a"], ["--migration-path=direct"], ["--all-versions", "--migration-path=stepwise"],
             ["--max-file-size", "10", "--max-elements=20", "--max-entities", "30", "--max-properties=40"],
             ["--max-entities", "007"],
             ["a", "--strict", "b", "--", "--quiet", "-x"], ["--", "--"], ["a", "--", "--help"], [], ["a", "b c", ""],
@@ -51,7 +52,8 @@ struct LintRequestTests {
         let lines: [[String]] = [
             ["--strict", "--strict"], ["--strict=yes"], ["--since", "a", "--since", "b"], ["--since"],
             ["--since", ""], ["--since="], ["--since", "-x"], ["--reporter", "--strict"], ["--max-entities", "0"],
-            ["--max-entities", "x"], ["--max-entities", "99999999999999999999"], ["-strict"], ["--no-such-option"], ["-"],
+            ["--max-entities", "x"], ["--migration-path", "sideways"], ["--migration-path=Stepwise"],
+            ["--migration-path", "direct", "--migration-path", "stepwise"], ["--max-entities", "99999999999999999999"], ["-strict"], ["--no-such-option"], ["-"],
         ]
         for line in lines {
             #expect(LintRequest(parsingPlainOptions: line) == nil, "\(line)")

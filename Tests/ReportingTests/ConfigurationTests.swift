@@ -1,6 +1,7 @@
 import Configuring
 import Foundation
 import Linting
+import ModelDiff
 import Testing
 
 /// `.momlint.yml`: reading, warnings with their places, merging, and what the engine gets.
@@ -50,6 +51,7 @@ import Testing
             migration:
               all_versions: yes
               since: origin/main
+              path: stepwise
               version_order:
                 Model.xcdatamodeld: [Initial, Spring, Summer]
                 Sub/Other.xcdatamodeld: [B, A]
@@ -58,10 +60,17 @@ import Testing
         let migration = loaded.configuration.migration
         #expect(migration.allVersions == true)
         #expect(migration.since == "origin/main")
+        #expect(migration.path == .stepwise)
         #expect(migration.versionOrder["Model.xcdatamodeld"] == ["Initial", "Spring", "Summer"])
         #expect(migration.versionOrder["/project/Sub/Other.xcdatamodeld"] == ["B", "A"])
         #expect(loaded.warnings.map(\.description) == [
-            ".momlint.yml:7:3: warning: unknown key 'nonsense' in 'migration'; ignoring it; keys: all_versions, since, version_order",
+            ".momlint.yml:8:3: warning: unknown key 'nonsense' in 'migration'; ignoring it; keys: all_versions, since, path, version_order",
+        ])
+        let sideways = try parse("migration:\n  path: sideways\n")
+        #expect(sideways.configuration.migration.path == nil)
+        #expect(sideways.warnings.map(\.description) == [
+            ".momlint.yml:2:9: warning: 'migration.path' expects 'direct' (Core Data migrates each older version straight "
+                + "to the current one) or 'stepwise' (the app migrates each version to the next), not 'sideways'; ignoring it",
         ])
     }
 

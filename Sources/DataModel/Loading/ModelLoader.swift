@@ -285,9 +285,11 @@ public struct ModelLoader: Sendable {
             var read = LoadResult()
             loadVersionFolder(Self.join(bundle, name + ".xcdatamodel"), version: version,
                               into: &read, skipping: &loaded)
-            // An older version that cannot be read (Xcode 3's binary format) is not an error the
-            // user can fix: old versions must never change. Said, and left out.
-            if name != current, read.failures.count == 1, let failure = read.failures.first, read.models.isEmpty {
+            // An older version in a format momlint cannot read (Xcode 3's binary format) is not an
+            // error the user can fix: old versions must never change. Said, and left out. One that
+            // is not well-formed is an error like any: Xcode builds every version of a bundle.
+            if name != current, read.failures.count == 1, let failure = read.failures.first, read.models.isEmpty,
+               failure.isFormatMomlintCannotRead {
                 result.notes.append(LoadNote(path: failure.path, message:
                     "'\(name)' is an older version of \((bundle as NSString).lastPathComponent) and is not linted: "
                         + failure.problem))

@@ -88,7 +88,7 @@ public struct CloudKitDestructiveChangeRule: MigrationRule {
                 || (change.element == .entity && change.oldName.map(olderSynced.contains) == true)
             guard synced, isDestructive(change) else { return nil }
             return Violation(
-                "\(change.details) between '\(pair.olderName)' and '\(pair.currentName)' is not additive, and CloudKit's "
+                "\(change.details) between \(pair.olderQuoted) and '\(pair.currentName)' is not additive, and CloudKit's "
                     + "production schema only accepts additions; keep the old element and add a new one",
                 about: change, in: pair)
         }

@@ -108,7 +108,7 @@ public struct MigrationDropsDataRule: MigrationRule {
                     + "(elementID=\"\(removedName)\")"
             }
             return Violation(
-                "migrating stores of '\(pair.olderName)' to '\(pair.currentName)' drops data: \(change.details)"
+                "migrating stores of \(pair.olderQuoted) to '\(pair.currentName)' drops data: \(change.details)"
                     + (suggestion == nil ? "" : "; \(suggestion!)"),
                 about: change, in: pair, suggestion: suggestion)
         }

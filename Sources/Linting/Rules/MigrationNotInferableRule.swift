@@ -112,9 +112,9 @@ public struct MigrationNotInferableRule: MigrationRule {
         // A missing default is inferable (migration_required_without_default reports it).
         return pair.diff.changes.filter { !$0.lightweight }.map { change in
             Violation(
-                "migrating stores of '\(pair.olderName)' to '\(pair.currentName)': \(change.details) cannot be inferred "
+                "migrating stores of \(pair.olderQuoted) to '\(pair.currentName)': \(change.details) cannot be inferred "
                     + "by lightweight migration (134140); keep the old element and add a new one, "
-                    + "or add a mapping model from '\(pair.olderName)' to '\(pair.currentName)'",
+                    + "or add a mapping model from \(pair.olderQuoted) to '\(pair.currentName)'",
                 about: change, in: pair,
                 suggestion: "add a mapping model '\(pair.olderName) to \(pair.currentName).xcmappingmodel'")
         }

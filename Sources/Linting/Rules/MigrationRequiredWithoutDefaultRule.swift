@@ -76,9 +76,9 @@ public struct MigrationRequiredWithoutDefaultRule: MigrationRule {
             // Added (or made persistent): no stored row has a value. Made required: only rows that
             // hold nil fail, which the model cannot tell.
             let rows = switch failure {
-            case .everyRow: "rows written by '\(pair.olderName)' have no value for it, so the migration fails (134110) "
+            case .everyRow: "rows written by \(pair.olderQuoted) have no value for it, so the migration fails (134110) "
                 + "if the store holds any"
-            case .rowsWithoutValue: "rows written by '\(pair.olderName)' that have no value for it make the migration fail (134110)"
+            case .rowsWithoutValue: "rows written by \(pair.olderQuoted) that have no value for it make the migration fail (134110)"
             }
             return Violation(
                 "\(name) is required in '\(pair.currentName)' with no default value; \(rows); "

@@ -72,8 +72,8 @@ public struct MigrationUnhashedChangeRule: MigrationRule {
         return pair.diff.changes.filter(\.altersStoredValuesUnhashed).map { change in
             let name = "'\(change.entityName).\(change.elementName ?? "")'"
             return Violation(
-                "\(change.details) between '\(pair.olderName)' and '\(pair.currentName)' changes how stored values "
-                    + "are read but no version hash, so stores '\(pair.olderName)' wrote are opened without migrating; "
+                "\(change.details) between \(pair.olderQuoted) and '\(pair.currentName)' changes how stored values "
+                    + "are read but no version hash, so stores \(pair.olderQuoted) wrote are opened without migrating; "
                     + "set a new versionHashModifier on \(name)",
                 about: change, in: pair, suggestion: "set versionHashModifier on \(name)")
         }

@@ -1,0 +1,66 @@
+/// How an app takes a store of an older version to the current one, which decides which pairs
+/// of versions must migrate (docs/migrations.md, "Migration paths").
+public enum MigrationPath: String, Sendable, Codable, CaseIterable {
+    /// Core Data's automatic migration (`NSPersistentContainer`, or
+    /// `NSMigratePersistentStoresAutomaticallyOption`): a store of any older version opens with
+    /// the current model, through a mapping model for exactly that pair or an inferred one.
+    case direct
+    /// An app that migrates each version to the next (`NSMigrationManager` per step, as
+    /// WooCommerce's `CoreDataIterativeMigrator` or BookPlayer's `DataMigrationManager` do): a
+    /// store of an older version reaches the current one when every step after it migrates.
+    case stepwise
+
+    /// Reads `direct` or `stepwise`; the error names the values.
+    public init(argument: String) throws(MigrationPathError) {
+        guard let path = MigrationPath(rawValue: argument) else { throw MigrationPathError(value: argument) }
+        self = path
+    }
+
+    /// What each migration compared goes to, in words.
+    public var destinationWords: String {
+        switch self {
+        case .direct: "the current version"
+        case .stepwise: "the next version"
+        }
+    }
+}
+
+/// A migration path that is neither `direct` nor `stepwise`.
+public struct MigrationPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var value: String
+    public var description: String {
+        "'\(value)' is not a migration path; use 'direct' (Core Data migrates each older version straight to the "
+            + "current one, the default) or 'stepwise' (the app migrates each version to the next)"
+    }
+}
+
+extension BundleVersions {
+    /// One migration a path takes: a store of `older` opened with `newer`.
+    public struct Step: Sendable {
+        /// The index in `order` of the version migrated from.
+        public var olderIndex: Int
+        /// The index in `order` of the version migrated to.
+        public var newerIndex: Int
+    }
+
+    /// The migrations a path takes, oldest first: `direct`, every other version to the current
+    /// one; `stepwise`, each version up to the current one to the next, and (as `direct`) each
+    /// version ordered after the current one to it, since only a downgrade meets those.
+    public func steps(along path: MigrationPath) -> [Step] {
+        var steps: [Step] = []
+        for index in order.indices where index != currentOrderIndex {
+            if path == .stepwise && index < currentOrderIndex {
+                steps.append(Step(olderIndex: index, newerIndex: index + 1))
+            } else {
+                steps.append(Step(olderIndex: index, newerIndex: currentOrderIndex))
+            }
+        }
+        return steps
+    }
+
+    /// The step that reaches the current version from the one before it: the only one compared
+    /// without `--all-versions`, the same on either path.
+    public var lastStep: Step? {
+        currentOrderIndex > 0 ? Step(olderIndex: currentOrderIndex - 1, newerIndex: currentOrderIndex) : nil
+    }
+}
