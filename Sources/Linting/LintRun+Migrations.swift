@@ -48,6 +48,18 @@ extension LintRun {
             if linted[bundle] == nil { bundles.append(bundle) }
             linted[bundle, default: []].append(report.model)
         }
+        // A bundle whose named version failed to load is touched too: its other versions must
+        // build as well, and a version that failed never hides them.
+        var failedOnly: [String] = []
+        for failure in loadFailures {
+            if let bundle = Self.bundle(holding: failure.path), linted[bundle] == nil, !failedOnly.contains(bundle) {
+                failedOnly.append(bundle)
+            }
+        }
+        for bundlePath in failedOnly {
+            let read = loader.loadAllVersions(ofBundle: bundlePath, reusing: [], skipping: failedVersions(ofBundle: bundlePath))
+            loadFailures += read.failures.filter { !$0.isFormatMomlintCannotRead && !loadFailures.contains($0) }
+        }
         guard !bundles.isEmpty else { return }
         let readsBase = Self.readsShippedVersions(from: options.base, engine: engine)
         // One walk for every bundle (the linted paths and each bundle's own folder), and only
@@ -65,11 +77,7 @@ extension LintRun {
         }
         for bundlePath in bundles {
             // A version whose failure this run reported already is not read again.
-            let versionNames = linted[bundlePath]?.first?.version.bundleVersionNames ?? []
-            let failed = Set(versionNames.filter { name in
-                let folder = bundlePath + "/" + name + ".xcdatamodel"
-                return loadFailures.contains { $0.path == folder || $0.path.hasPrefix(folder + "/") }
-            })
+            let failed = failedVersions(ofBundle: bundlePath)
             // Every version is read, since a version identifier may decide the order and Xcode
             // builds every version of a bundle: one that is not well-formed fails the lint
             // (`LoadError.isFormatMomlintCannotRead`); one in a format momlint cannot read fails
@@ -160,6 +168,26 @@ extension LintRun {
                 reports.append(ModelReport(model: bundle.current, findings: findings))
             }
         }
+    }
+
+    /// The versions of a bundle whose failure this run reported already (a failure naming the
+    /// version's folder or a file in it).
+    private func failedVersions(ofBundle bundlePath: String) -> Set<String> {
+        let prefix = bundlePath.hasSuffix("/") ? bundlePath : bundlePath + "/"
+        return Set(loadFailures.compactMap { failure -> String? in
+            guard failure.path.hasPrefix(prefix),
+                  let folder = failure.path.dropFirst(prefix.count).split(separator: "/").first,
+                  folder.hasSuffix(".xcdatamodel") else { return nil }
+            return String(folder.dropLast(".xcdatamodel".count))
+        })
+    }
+
+    /// The `.xcdatamodeld` bundle a path lies in (a version folder or a file in one), if any.
+    static func bundle(holding path: String) -> String? {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let index = components.lastIndex(where: { $0.hasSuffix(".xcdatamodeld") }), index < components.count - 1
+        else { return nil }
+        return components[...index].joined(separator: "/")
     }
 
     /// Said once per bundle when the direct path fails for older versions while every mapping

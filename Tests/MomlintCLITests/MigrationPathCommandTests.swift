@@ -29,6 +29,19 @@ import Testing
             #expect(output.standardError.contains("Linted 1 model"), "\(arguments): \(output.standardError)")
             #expect(!output.standardError.contains("not checked"), "\(arguments): \(output.standardError)")
         }
+        // A current version that fails too does not hide the older one: both are named.
+        let both = try MigrationCommandTests.temporaryFolder(copying: "MalformedOlderVersion")
+        defer { try? FileManager.default.removeItem(at: both) }
+        let current = both.appendingPathComponent("Model.xcdatamodeld/Model 2.xcdatamodel/contents")
+        try (try String(contentsOf: current, encoding: .utf8)).replacingOccurrences(of: "<attribute name=\"title\"", with: "<attribut e name=\"title\"")
+            .write(to: current, atomically: true, encoding: .utf8)
+        for arguments in [["Model.xcdatamodeld"], ["Model.xcdatamodeld/Model 2.xcdatamodel/contents"],
+                          ["--all-versions", "Model.xcdatamodeld/Model 2.xcdatamodel"]] {
+            let output = try MomlintProcess.run(["lint"] + arguments, in: both)
+            #expect(output.status == 2, "\(arguments)")
+            #expect(output.standardError.contains("Model.xcdatamodeld/Model 2.xcdatamodel/contents:5:21: error: malformed XML"), "\(arguments)")
+            #expect(output.standardError.contains("Model.xcdatamodeld/Model.xcdatamodel/contents:4:21: error: malformed XML"), "\(arguments)")
+        }
         // With every migration rule disabled, the versions are still read.
         let folder = try MigrationCommandTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -22,7 +22,10 @@ public struct MigrationNotInferableRule: MigrationRule {
             Transformable), a relationship pointed at another entity, or two existing hierarchies merged \
             under a common parent is none of these: the store cannot be opened and the app gets \
             NSMigrationMissingMappingModelError (134140) on the user's device. The finding is on the \
-            current version's element and names the older version.
+            current version's element and names the older version, or every older version that shares the \
+            cause (one finding per cause). On the stepwise path (`migration: {path: stepwise}`, an app \
+            that migrates each version to the next) each step is judged instead, with the mapping model \
+            for that step, and the finding is on the step's newer version.
 
             Default severity: error. Without a mapping model the store cannot be opened at run time (134140).
             """,
