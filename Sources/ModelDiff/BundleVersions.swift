@@ -155,13 +155,6 @@ public struct BundleVersions: Sendable {
         guard identifiers.count == models.count, Set(identifiers).count == identifiers.count else { return nil }
         return identifiers
     }
-
-    /// The versions a migration check compares with the current one: the previous one, or
-    /// every other one (`--all-versions`), readable or not, in order.
-    public func migrationSources(allOlder: Bool) -> [Version] {
-        if allOlder { return order.indices.filter { $0 != currentOrderIndex }.map { order[$0] } }
-        return previousVersion.map { [$0] } ?? []
-    }
 }
 
 extension BundleVersions {

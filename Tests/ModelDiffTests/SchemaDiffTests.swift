@@ -326,8 +326,14 @@ import MomlintTestSupport
         #expect(bundle.orderSource == .folderNames)
         #expect(bundle.previous?.version.name == "Model 2")
         #expect(bundle.older.map(\.version.name) == ["Model", "Model 2"])
-        #expect(bundle.migrationSources(allOlder: true).map(\.name) == ["Model", "Model 2"])
-        #expect(bundle.migrationSources(allOlder: false).map(\.name) == ["Model 2"])
+        #expect(Self.described(bundle.steps(along: .direct), in: bundle) == ["Model → Model 10", "Model 2 → Model 10"])
+        #expect(Self.described(bundle.steps(along: .stepwise), in: bundle) == ["Model → Model 2", "Model 2 → Model 10"])
+        #expect(Self.described(bundle.lastStep.map { [$0] } ?? [], in: bundle) == ["Model 2 → Model 10"])
+    }
+
+    /// Each migration of a path as "older → newer".
+    static func described(_ steps: [BundleVersions.Step], in bundle: BundleVersions) -> [String] {
+        steps.map { "\(bundle.order[$0.olderIndex].name) → \(bundle.order[$0.newerIndex].name)" }
     }
 
     @Test func versionIdentifiersWinWhenEveryVersionHasOne() throws {
@@ -350,8 +356,10 @@ import MomlintTestSupport
         // Core Data migrates a store of any version to the current one (issue 22: "older" is
         // every version other than the current one), so one ordered after it is a source too.
         #expect(bundle.afterCurrent.map(\.name) == ["Aardvark"])
-        #expect(bundle.migrationSources(allOlder: true).map(\.name) == ["First", "Aardvark"])
-        #expect(bundle.migrationSources(allOlder: false).map(\.name) == ["First"])
+        #expect(Self.described(bundle.steps(along: .direct), in: bundle) == ["First → Second", "Aardvark → Second"])
+        // Stepwise, too, a version ordered after the current one goes to it (only a downgrade meets it).
+        #expect(Self.described(bundle.steps(along: .stepwise), in: bundle) == ["First → Second", "Aardvark → Second"])
+        #expect(Self.described(bundle.lastStep.map { [$0] } ?? [], in: bundle) == ["First → Second"])
     }
 
     /// An older version that cannot be read keeps its place in the order and is named where it
@@ -366,8 +374,11 @@ import MomlintTestSupport
         #expect(bundle.unreadable.first?.error.reason == .legacyBinaryFormat)
         #expect(bundle.current.version.name == "Model 3" && bundle.previous?.version.name == "Model 2")
         #expect(bundle.older.map(\.version.name) == ["Model 2"])
-        #expect(bundle.migrationSources(allOlder: false).map(\.name) == ["Model 2"])
-        #expect(bundle.migrationSources(allOlder: true).map { $0.model == nil } == [true, false])
+        #expect(Self.described(bundle.lastStep.map { [$0] } ?? [], in: bundle) == ["Model 2 → Model 3"])
+        #expect(Self.described(bundle.steps(along: .direct), in: bundle) == ["Model → Model 3", "Model 2 → Model 3"])
+        // The unreadable version starts a step that cannot be checked; the next one still is.
+        #expect(Self.described(bundle.steps(along: .stepwise), in: bundle) == ["Model → Model 2", "Model 2 → Model 3"])
+        #expect(bundle.order[bundle.steps(along: .stepwise)[0].olderIndex].model == nil)
     }
 
     @Test func mappingModelNamesMustBeWholeFolders() {
