@@ -121,4 +121,31 @@ import Testing
         #expect(configured.lintMigrations([MigrationPair(older: later, current: current, olderIsOrderedAfterCurrent: true)])
             .map(\.severity) == [.error])
     }
+
+    /// Moonlight's `Settings.uniqueId`: absent from one older version, optional in another,
+    /// required with no default in the current one. One element, one rule: one finding, whose
+    /// message gives both reasons once each, sharing what they share, and names both versions.
+    @Test func differentCausesAtOneElementAreOneFinding() throws {
+        let current = try Self.version("M 3", #"<entity name="A"><attribute name="id" attributeType="String"/></entity>"#, current: true)
+        let absent = try Self.version("M", #"<entity name="A"/>"#, current: false)
+        let optional = try Self.version("M 2", #"<entity name="A"><attribute name="id" optional="YES" attributeType="String"/></entity>"#, current: false)
+        let optionalToo = try Self.version("M 2b", #"<entity name="A"><attribute name="id" optional="YES" attributeType="String"/></entity>"#, current: false)
+        let engine = LintEngine(rules: [MigrationRequiredWithoutDefaultRule.self])
+        let findings = engine.lintMigrations([MigrationPair(older: absent, current: current),
+                                              MigrationPair(older: optional, current: current),
+                                              MigrationPair(older: optionalToo, current: current)])
+        #expect(findings.count == 1)
+        #expect(findings.first?.olderVersions == ["M", "M 2", "M 2b"])
+        #expect(findings.first?.message == "'A.id' is required in 'M 3' with no default value; "
+            + "rows written by 'M' have no value for it, so the migration fails (134110) if the store holds any; "
+            + "rows written by 2 older versions, 'M 2' and 'M 2b', that have no value for it make the migration fail (134110); "
+            + "give it a default value or make it optional", "\(findings)")
+    }
+
+    @Test func olderVersionsAreNamedByCountBeyondThree() {
+        #expect(MigrationPair.quoted(olderVersions: ["A"]) == "'A'")
+        #expect(MigrationPair.quoted(olderVersions: ["A", "B"]) == "2 older versions, 'A' and 'B',")
+        #expect(MigrationPair.quoted(olderVersions: ["A", "B", "C"]) == "3 older versions, 'A', 'B' and 'C',")
+        #expect(MigrationPair.quoted(olderVersions: (1...48).map { "V\($0)" }) == "48 older versions, 'V1' … 'V48',")
+    }
 }
