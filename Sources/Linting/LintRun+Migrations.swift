@@ -201,22 +201,10 @@ extension LintRun {
                 && !pair.diff.hasMappingModel && (pair.diff.verdict == .notInferable || pair.diff.mayFail)
         }
         guard !failing.isEmpty else { return nil }
-        let bundleName = (bundle.bundlePath as NSString).lastPathComponent
-        let names = bundle.names
-        let mapped = mappings().mappedVersions(among: names, inBundle: bundleName)
-        let consecutive = mapped.allSatisfy { pair in
-            guard pair.count == 2, let from = names.firstIndex(of: pair[0]), let to = names.firstIndex(of: pair[1])
-            else { return false }
-            return to - from == 1
-        }
-        guard !mapped.isEmpty, consecutive else { return nil }
-        let shown = mapped.prefix(2).map { "'\($0[0])' → '\($0[1])'" }.joined(separator: ", ") + (mapped.count > 2 ? ", …" : "")
-        return LoadNote(path: bundle.bundlePath, message:
-            "the \(mapped.count) mapping model\(mapped.count == 1 ? "" : "s") of \(bundleName) map\(mapped.count == 1 ? "s" : "") "
-                + "only consecutive versions (\(shown)), as an app that migrates one version at a time uses them, "
-                + "and migrating straight to '\(bundle.current.version.name)' fails for \(failing.count) older "
-                + "version\(failing.count == 1 ? "" : "s"); if the app migrates step by step, set "
-                + "'migration: {path: stepwise}' in .momlint.yml (or pass --migration-path stepwise)")
+        guard let mapped = mappings().consecutiveMappings(of: bundle) else { return nil }
+        return LoadNote(path: bundle.bundlePath, message: MigrationPath.stepwiseHint(
+            bundleName: (bundle.bundlePath as NSString).lastPathComponent, currentName: bundle.current.version.name,
+            mapped: mapped, failingCount: failing.count))
     }
 
     /// True when `checkMigrations` reads shipped versions (from git or a lock file): only for the

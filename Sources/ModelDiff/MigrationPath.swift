@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an app takes a store of an older version to the current one, which decides which pairs
 /// of versions must migrate (docs/migrations.md, "Migration paths").
 public enum MigrationPath: String, Sendable, Codable, CaseIterable {
@@ -62,5 +64,35 @@ extension BundleVersions {
     /// without `--all-versions`, the same on either path.
     public var lastStep: Step? {
         currentOrderIndex > 0 ? Step(olderIndex: currentOrderIndex - 1, newerIndex: currentOrderIndex) : nil
+    }
+}
+
+extension MappingModels {
+    /// The pairs of versions the mapping models of `bundle` map, when there is at least one and
+    /// every one maps a version to the next in order: how an app that migrates step by step
+    /// uses them. Nil otherwise.
+    public func consecutiveMappings(of bundle: BundleVersions) -> [[String]]? {
+        let names = bundle.names
+        let mapped = mappedVersions(among: names, inBundle: (bundle.bundlePath as NSString).lastPathComponent)
+        let consecutive = mapped.allSatisfy { pair in
+            guard pair.count == 2, let from = names.firstIndex(of: pair[0]), let to = names.firstIndex(of: pair[1])
+            else { return false }
+            return to - from == 1
+        }
+        return !mapped.isEmpty && consecutive ? mapped : nil
+    }
+}
+
+extension MigrationPath {
+    /// What `lint` and `versions` say once per bundle when the direct path fails for
+    /// `failingCount` older versions while its mapping models (`mapped`) map only consecutive
+    /// versions.
+    public static func stepwiseHint(bundleName: String, currentName: String, mapped: [[String]], failingCount: Int) -> String {
+        let shown = mapped.prefix(2).map { "'\($0[0])' → '\($0[1])'" }.joined(separator: ", ") + (mapped.count > 2 ? ", …" : "")
+        return "the \(mapped.count) mapping model\(mapped.count == 1 ? "" : "s") of \(bundleName) map\(mapped.count == 1 ? "s" : "") "
+            + "only consecutive versions (\(shown)), as an app that migrates one version at a time uses them, "
+            + "and migrating straight to '\(currentName)' fails for \(failingCount) older "
+            + "version\(failingCount == 1 ? "" : "s"); if the app migrates step by step, set "
+            + "'migration: {path: stepwise}' in .momlint.yml (or pass --migration-path stepwise)"
     }
 }

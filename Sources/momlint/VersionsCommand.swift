@@ -79,7 +79,7 @@ struct VersionsCommand: ParsableCommand {
             steps[step.olderIndex] = Migration(to: newer.name, toCurrent: step.newerIndex == bundle.currentOrderIndex, diff: diff)
         }
         switch format {
-        case .table: print(table(bundle, judgedPath, steps), terminator: "")
+        case .table: print(table(bundle, judgedPath, steps, mappings: mappings), terminator: "")
         case .json: FileHandle.standardOutput.write(try json(bundle, judgedPath, steps))
         }
         if lock {
@@ -111,7 +111,8 @@ struct VersionsCommand: ParsableCommand {
         var fails: Bool { diff.map { $0.verdict == .notInferable || ($0.mayFail && !$0.hasMappingModel) } ?? false }
     }
 
-    private func table(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [Migration?]) -> String {
+    private func table(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [Migration?],
+                       mappings: MappingModels) -> String {
         var text = "\(bundle.bundlePath) (\(bundle.order.count) versions, ordered by \(bundle.orderSource.rawValue))\n"
         text += "path: \(path.rawValue) (" + (path == .direct
             ? "Core Data migrates a store of each older version straight to the current one"
@@ -138,8 +139,20 @@ struct VersionsCommand: ParsableCommand {
             text += "  \(name)  \(verdict)\(after)\n"
         }
         if path == .stepwise, let note = Self.stepwiseNote(bundle, steps) { text += "note: \(note)\n" }
+        if path == .direct, let note = Self.stepwiseHint(bundle, steps, mappings: mappings) { text += "note: \(note)\n" }
         if let note = Self.afterCurrentNote(bundle) { text += "note: \(note)\n" }
         return text
+    }
+
+    /// On the direct path, as `lint --all-versions` says it: older versions fail while the
+    /// mapping models map only consecutive versions.
+    private static func stepwiseHint(_ bundle: BundleVersions, _ steps: [Migration?], mappings: MappingModels) -> String? {
+        let failing = bundle.order.indices.filter { index in
+            index < bundle.currentOrderIndex - 1 && steps[index]?.fails == true
+        }
+        guard !failing.isEmpty, let mapped = mappings.consecutiveMappings(of: bundle) else { return nil }
+        return MigrationPath.stepwiseHint(bundleName: (bundle.bundlePath as NSString).lastPathComponent,
+                                          currentName: bundle.current.version.name, mapped: mapped, failingCount: failing.count)
     }
 
     /// On the stepwise path, which older versions' stores cannot reach the current version: those
