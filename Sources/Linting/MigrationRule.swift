@@ -122,16 +122,20 @@ extension LintEngine {
         }
         guard !migrationRules.isEmpty else { return [] }
         var findings: [Finding] = []
+        // Read once per pair, not once per rule: a model's suppressions take a walk over it.
+        let suppressionsByPair = pairs.map { pair in
+            [pair.current.file: Suppressions(model: pair.current), pair.older.file: Suppressions(model: pair.older)]
+        }
         for (rule, instance) in migrationRules {
             let id = rule.description.id
             // Edits to one shipped version are about that version, not about migrating from several.
             let merges = id != ShippedVersionModifiedRule.description.id
             var groups: [FindingGroup] = []
             var groupIndex: [FindingGroup.Key: Int] = [:]
-            for var pair in pairs {
+            for (pairIndex, original) in pairs.enumerated() {
+                var pair = original
                 if merges { pair.olderQuoted = MigrationPair.olderPlaceholder }
-                let suppressions = [pair.current.file: Suppressions(model: pair.current),
-                                    pair.older.file: Suppressions(model: pair.older)]
+                let suppressions = suppressionsByPair[pairIndex]
                 var severity = self.severity(of: rule)
                 // A migration from a version ordered after the current one happens only on a
                 // downgrade (an app update never goes there): a warning, unless configured. Edits
