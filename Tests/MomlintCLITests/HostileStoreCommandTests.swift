@@ -79,10 +79,11 @@ struct HostileStoreCommandTests {
     }
 
     /// Runs momlint, killing it after 30 s (a hang fails the test instead of stalling it).
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Outcome {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = try MomlintProcess.executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
