@@ -8,9 +8,14 @@ import SafeFiles
 /// source and destination models by path (e.g. `Model.xcdatamodeld/Model 2.xcdatamodel`).
 /// The format is undocumented (inferred from files Xcode writes), so a mapping model is taken
 /// to cover a pair when its XML names both versions' folders, in either order of appearance.
+///
+/// A search keeps only the paths it finds, and `covers` reads their XML one at a time, as it
+/// needs it (each up to 8 MiB): 400 mapping models once took 3.3 GB held all at once.
 public struct MappingModels: Sendable {
-    /// The text of each mapping model's XML, by its folder path.
+    /// The text of mapping models' XML given up front, by folder path.
     public private(set) var documents: [String: String] = [:]
+    /// The `.xcmappingmodel` folders a search found, read when `covers` is asked.
+    public private(set) var mappingModelPaths: [String] = []
 
     public init(documents: [String: String] = [:]) {
         self.documents = documents
@@ -31,7 +36,7 @@ public struct MappingModels: Sendable {
                     let path = current.hasSuffix("/") ? current + entry.name : current + "/" + entry.name
                     if entry.name.hasSuffix(".xcmappingmodel") {
                         guard seen.insert(path).inserted else { continue }
-                        documents[path] = Self.mappingXML(in: path)
+                        mappingModelPaths.append(path)
                     } else if entry.kind == .folder {
                         pending.append(path)
                     }
@@ -67,11 +72,12 @@ public struct MappingModels: Sendable {
     /// True when a mapping model names both versions' folders and, when it names `.xcdatamodeld`
     /// bundles at all, the bundle `bundleName` (e.g. `Model.xcdatamodeld`; nil: any bundle).
     public func covers(from older: String, to newer: String, inBundle bundleName: String? = nil) -> Bool {
-        documents.values.contains { text in
+        func covers(_ text: String) -> Bool {
             guard Self.names(text, folder: older), Self.names(text, folder: newer) else { return false }
             guard let bundleName, text.contains(".xcdatamodeld") else { return true }
             return text.contains(bundleName)
         }
+        return documents.values.contains(where: covers) || mappingModelPaths.contains { covers(Self.mappingXML(in: $0)) }
     }
 
     /// True when `text` holds `<version>.xcdatamodel` as a whole path component: `Model` must not
