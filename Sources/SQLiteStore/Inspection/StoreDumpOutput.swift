@@ -87,9 +87,18 @@ extension SQLiteObjectStore {
                 try buffer.append(StoreDump.textBlock(object))
             case .json:
                 try StoreDump.checkJSONCanHold(object)
-                let encoded = StoreDump.terminalSafe(try encoder.encode(object))
-                let indented = encoded.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
-                try buffer.append((first ? "" : ",\n") + indented)
+                var encoded = [UInt8](try encoder.encode(object))
+                // Only text beyond ASCII can hold what `terminalSafe` rewrites.
+                if encoded.contains(where: { $0 >= 0x80 }) { encoded = Array(StoreDump.terminalSafe(Data(encoded)).utf8) }
+                var indented: [UInt8] = first ? [] : Array(",\n".utf8)
+                indented.reserveCapacity(indented.count + encoded.count + encoded.count / 8)
+                var lineStart = true
+                for byte in encoded {
+                    if lineStart && byte != 0x0A { indented += [0x20, 0x20, 0x20, 0x20] }
+                    indented.append(byte)
+                    lineStart = byte == 0x0A
+                }
+                try buffer.append(bytes: indented)
                 first = false
             }
         }
@@ -118,7 +127,11 @@ private struct SpillBuffer {
     init() throws {}
 
     mutating func append(_ text: String) throws {
-        memory += text.utf8
+        try append(bytes: Array(text.utf8))
+    }
+
+    mutating func append(bytes: [UInt8]) throws {
+        memory += bytes
         guard memory.count >= Self.memoryBound else { return }
         if file < 0 {
             var template = Array((NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/").utf8CString.dropLast())
