@@ -93,6 +93,11 @@ final class StoreSnapshot {
         try? queue.close()
     }
 
+    /// Gives the next read the whole time limit again (`SQLiteDefences.restartBudget`).
+    func restartBudget() {
+        defences.restartBudget()
+    }
+
     /// An error while reading, as one line about the file.
     func describing(_ error: any Error) -> SQLiteStoreError {
         defences.describing(error, path: path)
