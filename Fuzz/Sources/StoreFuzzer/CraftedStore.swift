@@ -50,10 +50,10 @@ public func readCraftedStore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
         try? handle.close()
     }
     if flags & 2 != 0 {
-        FileManager.default.createFile(atPath: store + "-journal", contents: Data(rest[third..<(2 * third)]))
+        _ = FileManager.default.createFile(atPath: store + "-journal", contents: Data(rest[third..<(2 * third)]))
     }
     if flags & 4 != 0 {
-        FileManager.default.createFile(atPath: store + "-wal", contents: Data(rest[(2 * third)...]))
+        _ = FileManager.default.createFile(atPath: store + "-wal", contents: Data(rest[(2 * third)...]))
     }
     let before = CraftedStore.files(in: folder)
     _ = try? StoreFileDescription.read(path: store)
