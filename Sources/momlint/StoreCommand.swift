@@ -3,6 +3,7 @@
 import ArgumentParser
 import DataModel
 import Foundation
+import SafeFiles
 import SQLiteStore
 
 struct StoreCommand: ParsableCommand {
@@ -18,6 +19,17 @@ struct StoreCommand: ParsableCommand {
     )
 }
 
+extension StoreCommand {
+    /// `FILE: error: MESSAGE` on one line: the path escaped, the message (whose quotes from
+    /// the file are already escaped and bounded) escaped again and cut, so no line is ever
+    /// megabytes long or holds a line break.
+    static func errorLine(file: String, _ message: String) -> String {
+        "\(PrintableText.bounded(file, limit: 1_000)): error: \(PrintableText.bounded(message, limit: 4_000))"
+    }
+}
+
+extension StoreDump.Format: ExpressibleByArgument {}
+
 struct StoreDumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump",
@@ -30,9 +42,6 @@ struct StoreDumpCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case json, text
-    }
 
     @Argument(help: ArgumentHelp("The SQLite store file.", valueName: "file"))
     var file: String
@@ -43,7 +52,7 @@ struct StoreDumpCommand: ParsableCommand {
     var model: String
 
     @Option(help: "The output format.")
-    var format: Format = .json
+    var format: StoreDump.Format = .json
 
     func run() throws {
         var standardError = StandardError()
@@ -56,13 +65,12 @@ struct StoreDumpCommand: ParsableCommand {
         do {
             let store = try SQLiteObjectStore(path: file, model: loaded, access: .readOnly)
             defer { try? store.close() }
-            let dump = try store.dump()
-            switch format {
-            case .json: FileHandle.standardOutput.write(try dump.json() + Data("\n".utf8))
-            case .text: FileHandle.standardOutput.write(Data(dump.text.utf8))
-            }
+            try store.writeDump(format: format) { bytes in try StandardOutput.write(bytes: bytes) }
         } catch let error as SQLiteStoreError {
-            print("\(file): error: \(error.message)", to: &standardError)
+            print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
+            throw ExitCode.inputError
+        } catch let error as FileAccessError {
+            print("error: cannot write to standard output: \(error.reason)", to: &standardError)
             throw ExitCode.inputError
         }
     }
@@ -97,25 +105,28 @@ struct StoreWhichVersionCommand: ParsableCommand {
         do {
             description = try StoreFileDescription.read(path: file)
         } catch {
-            print("\(file): error: \(error.message)", to: &standardError)
+            print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
             throw ExitCode.inputError
         }
-        print("\(file): \(description.summary)")
+        print("\(PrintableText.bounded(file, limit: 1_000)): \(description.summary)")
         let match = StoreVersionMatch(file: description, versions: result.models)
         let matches = match.matches
         if matches.count == 1 {
-            print("written by version '\(matches[0].model.version.name)' (\(matches[0].model.file))")
+            print("written by version '\(PrintableText.bounded(matches[0].model.version.name))' (\(PrintableText.bounded(matches[0].model.file, limit: 1_000)))")
             return
         }
         if matches.count > 1 {
             print("written by one of \(matches.count) structurally identical versions:")
-            for candidate in matches { print("  '\(candidate.model.version.name)' (\(candidate.model.file))") }
+            for candidate in matches {
+                print("  '\(PrintableText.bounded(candidate.model.version.name))' (\(PrintableText.bounded(candidate.model.file, limit: 1_000)))")
+            }
             return
         }
-        print("no version of \(bundle) matches; closest first:")
+        print("no version of \(PrintableText.bounded(bundle, limit: 1_000)) matches; closest first:")
         for candidate in match.candidates.prefix(3) {
-            print("  '\(candidate.model.version.name)': \(candidate.differences.count) difference\(candidate.differences.count == 1 ? "" : "s")")
-            for difference in candidate.differences.prefix(5) { print("    - \(difference)") }
+            print("  '\(PrintableText.bounded(candidate.model.version.name))': \(candidate.differences.count) difference\(candidate.differences.count == 1 ? "" : "s")")
+            // A difference quotes names from the file: escaped, and cut when long.
+            for difference in candidate.differences.prefix(5) { print("    - \(PrintableText.bounded(difference, limit: 1_000))") }
         }
         throw ExitCode.findings
     }
