@@ -124,9 +124,9 @@ class FaultyContext(Context):
         twin.deferred = list(self.deferred)
         return twin
 
-    def reset(self):
+    def reset(self, parent=None):
         deleted = set(self.deleted)
-        super().reset()
+        super().reset(parent)
         self.denied_at_delete = set()
         self.reverse_denied = []
         self.deferred = []
@@ -294,7 +294,7 @@ class FaultyContext(Context):
 
     # Save
 
-    def commit(self, policy):
+    def commit(self, policy, resolve_conflicts=None, checks_constraints=True):
         if self.fault == "rules-run-at-save":
             deferred, self.deferred = self.deferred, []
             self._propagate([(oid, 0) for oid in deferred])
@@ -303,15 +303,25 @@ class FaultyContext(Context):
         problem = self.validation_failure()
         if problem is not None:
             return problem
-        resolver = FaultyResolver(policy, self.fault)
-        try:
-            merged = resolver.resolve(self)
-        except ConstraintFailure as error:
-            return error.failure
-        if merged:
-            problem = self.validation_failure()
-            if problem is not None:
-                return problem
+        if resolve_conflicts is not None:
+            outcome = resolve_conflicts(self)
+            if isinstance(outcome, dict):
+                return outcome
+            if outcome == "merged":
+                problem = self.validation_failure()
+                if problem is not None:
+                    return problem
+        if checks_constraints:
+            resolver = FaultyResolver(policy, self.fault)
+            try:
+                merged = resolver.resolve(self)
+            except ConstraintFailure as error:
+                return error.failure
+            if merged:
+                problem = self.validation_failure()
+                if problem is not None:
+                    return problem
+        self.last_saved = sorted(self.inserted | self.changed | self.deleted)
         self._purge_deleted()
         self.saved = correct.cloned(self.graph)
         self.inserted = set()
@@ -493,26 +503,25 @@ class FaultyStore(Store):
         return answer
 
     def request_save(self, body):
-        candidate = self.context.copy()
-        problem = candidate.commit(body.get("policy", "error"))
-        if problem is None:
-            self.context = candidate
-            return "saved", {}
+        kind, answer = super().request_save(body)
+        if kind == "saved":
+            return kind, answer
         if self.fault == "failed-save-writes":
             written = correct.cloned(self.context.graph)
             for oid in self.context.deleted:
                 written.pop(oid, None)
             self.context.saved = written
+            self.persistent = {oid: self.stored(record) for oid, record in written.items()}
         if self.fault == "failed-save-drops-changes":
             self.context.reset()
-        return "saveFailed", {"_0": problem}
+        return kind, answer
 
     def request_reopen(self, body):
         if self.fault == "reopen-keeps-pending-changes":
             return "done", {}
-        self.context.reset()
+        self.reset_all(read_only=False)
         if self.fault == "reopen-loses-order":
-            for graph in (self.context.saved, self.context.graph):
+            for graph in (self.persistent, self.context.saved, self.context.graph):
                 for record in graph.values():
                     for name in record.relationships:
                         if self.schema.entities[record.entity]["relationships"][name].get("isOrdered"):
@@ -603,6 +612,7 @@ class FaultyMigrationStore:
             migration.Plan, migration.migrate = saved_plan, saved_migrate
         if kind == "openFailed" and fault == "migration-failure-loses-data":
             self.context = self.context_class(self.schema)
+            self.persistent = {}
         if kind == "done" and fault in ("migration-defaults-not-filled", "migration-drops-links"):
             for record in self.context.saved.values():
                 if fault == "migration-drops-links":

@@ -34,6 +34,32 @@ public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     /// Opening saved data with another model version, with lightweight migration or none
     /// (contract 1.3).
     case migration
+    /// More than one context on the store (`contexts:` entries without a parent): each reads
+    /// and saves on its own, optimistic locking fails a stale save with 133020, and the merge
+    /// policies resolve it property by property (contract 1.4).
+    case contexts
+    /// Child contexts (`contexts:` entries with a parent), whose saves go to the parent
+    /// context, not to the store (contract 1.4).
+    case childContexts = "child-contexts"
+    /// `refresh` and `refreshAll`: reloading objects from the parent, with or without their
+    /// pending changes (contract 1.4).
+    case refresh
+    /// `validate`: `validateValue(_:forKey:)` without saving (contract 1.4).
+    case validate
+    /// `hasChanges`, the inserted / updated / deleted sets and `isDeleted` (contract 1.4).
+    case changeTracking = "change-tracking"
+    /// Fetch requests: predicates, sort descriptors, `includesPendingChanges`, limit and
+    /// offset (contract 1.4).
+    case fetchRequests = "fetch-requests"
+    /// Store options on reopen: `NSReadOnlyPersistentStoreOption` (contract 1.4).
+    case storeOptions = "store-options"
+
+    /// The features a contract minor version added, so that an adapter written against an
+    /// older minor version — a shim whose handshake names no newer one — skips them instead
+    /// of failing them.
+    public static func introduced(after minorVersion: Int) -> Set<Feature> {
+        minorVersion < 4 ? [.contexts, .childContexts, .refresh, .validate, .changeTracking, .fetchRequests, .storeOptions] : []
+    }
 
     public static func < (lhs: Feature, rhs: Feature) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -86,6 +86,8 @@ public final class SQLiteConformanceStore: ConformanceStore {
             })
         case .count(let entity):
             return .count(try store.count(entity))
+        case .addContext, .inContext, .refresh, .refreshAll, .validate, .changes, .isDeleted, .fetch, .reopenWithOptions:
+            throw StoreAdapterError(.unsupported, "the SQLite store does not implement \(request) yet")
         }
     }
 

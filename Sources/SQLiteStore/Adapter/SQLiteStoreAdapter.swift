@@ -20,6 +20,11 @@ public struct SQLiteStoreAdapter: StoreAdapter {
         self.scratchDirectory = scratchDirectory ?? FileManager.default.temporaryDirectory
     }
 
+    /// What contract 1.4 added that this store does not do yet.
+    public var unsupportedFeatures: Set<Feature> {
+        [.contexts, .childContexts, .refresh, .validate, .changeTracking, .fetchRequests, .storeOptions]
+    }
+
     public func openStore(_ setup: StoreSetup) throws -> any ConformanceStore {
         let safeID = String(setup.scenarioID.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
         let directory = scratchDirectory.appendingPathComponent("momlint-sqlite-\(safeID)-\(UUID().uuidString)")
