@@ -48,7 +48,7 @@ public final class SQLiteObjectStore {
     private var queue: DatabaseQueue?
     /// The read-only view a `.readOnly` store reads from (a private copy is deleted with it).
     private var snapshot: StoreSnapshot?
-    private(set) var context: ObjectContext
+    var context: ObjectContext
     /// False to delete object by object only, never as a set (`ObjectContext.deleteAsSet`):
     /// for tests that compare the two.
     var allowsSetDeletion = true {
@@ -218,8 +218,12 @@ public final class SQLiteObjectStore {
             return refusal
         }
         if let refusal { throw SaveFailedError(failure: refusal) }
-        // Saved: every object is read again from the file when next needed.
+        // Saved: every object is read again from the file when next needed — but a transient
+        // attribute, which the file does not hold, keeps its value in the context until the
+        // object is refreshed or the context reset, as Core Data's does (contract §4.11).
+        let kept = working.transientValuesToKeep()
         context = ObjectContext(schema: schema, highestPrimaryKeys: working.highestPrimaryKeys, allowsSetDeletion: allowsSetDeletion)
+        context.keptTransients = kept
     }
 
     /// Discards every pending change, like `NSManagedObjectContext.reset()`.
@@ -340,7 +344,7 @@ public final class SQLiteObjectStore {
         }
     }
 
-    private func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+    func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         guard let queue else { throw closedError }
         return try Self.translatingErrors(path: path) { try queue.inDatabase(body) }
     }

@@ -15,6 +15,9 @@ public final class SQLiteConformanceStore: ConformanceStore {
     private let scratchDirectory: URL?
     private var objectsByName: [String: ObjectID] = [:]
     private var namesByObject: [ObjectID: String] = [:]
+    /// Reopened with `NSReadOnlyPersistentStoreOption` (contract §4.12): the adapter refuses a
+    /// save with changes with 513, as the coordinator does, and never writes.
+    private var isReadOnly = false
 
     /// Opens (creating if needed) the database at `path`. When `removesDirectoryOnClose` is
     /// given, `close()` deletes that directory.
@@ -58,19 +61,29 @@ public final class SQLiteConformanceStore: ConformanceStore {
             try store.delete(try object(name))
             return .done
         case .save(let policy):
+            if isReadOnly && store.hasChanges {
+                return .saveFailed(SaveFailure(code: CoreDataErrorCode.fileWriteNoPermission))
+            }
             do {
                 try store.save(mergePolicy: policy)
             } catch let refused as SaveFailedError {
                 return .saveFailed(saveFailure(refused.failure))
             }
-            if reopensAfterEachSave { try reopen() }
+            // The context keeps its transient values across the save (contract §4.11); reading
+            // everything else back from the file is the point of reopening.
+            if reopensAfterEachSave { try reopen(keepingTransients: true) }
             return .saved
         case .reset:
             store.reset()
             try forgetGoneObjects()
             return .done
         case .reopen:
+            isReadOnly = false
             try reopen()
+            return .done
+        case .reopenWithOptions(let options):
+            isReadOnly = options.readOnly
+            try reopen(keepingTransients: false)
             return .done
         case .exists(let name):
             guard let id = objectsByName[name] else { return .exists(false) }
@@ -86,8 +99,33 @@ public final class SQLiteConformanceStore: ConformanceStore {
             })
         case .count(let entity):
             return .count(try store.count(entity))
-        case .addContext, .inContext, .refresh, .refreshAll, .validate, .changes, .isDeleted, .fetch, .reopenWithOptions:
-            throw StoreAdapterError(.unsupported, "the SQLite store does not implement \(request) yet")
+        case .refresh(let name, let mergeChanges):
+            try store.refresh(try object(name), mergeChanges: mergeChanges)
+            return .done
+        case .refreshAll:
+            try store.refreshAll()
+            return .done
+        case .validate(let name, let attribute, let value):
+            let failures = try store.validate(value, for: attribute, of: try object(name)).map(saveFailure)
+            return SaveFailure.combining(failures).map(StoreResponse.invalid) ?? .valid
+        case .changes:
+            let sets = try store.changeSets()
+            return .changes(ContextChanges(hasChanges: store.hasChanges, inserted: sets.inserted.compactMap { namesByObject[$0] },
+                                           updated: sets.updated.compactMap { namesByObject[$0] },
+                                           deleted: sets.deleted.compactMap { namesByObject[$0] }))
+        case .isDeleted(let name):
+            guard let id = objectsByName[name] else { return .isDeleted(false) }
+            return .isDeleted(try store.isDeleted(id))
+        case .fetch(let request):
+            return .objects(try store.execute(request) { namesByObject[$0] }.map { id in
+                guard let name = namesByObject[id] else {
+                    throw StoreAdapterError(.storeFailure, "object \(id) fetched from '\(request.entity)' has no scenario name")
+                }
+                return name
+            })
+        case .addContext, .inContext:
+            throw StoreAdapterError(.unsupported, "the SQLite store runs one context; its adapter lists 'contexts' and "
+                + "'child-contexts' as unsupported")
         }
     }
 
@@ -172,10 +210,12 @@ public final class SQLiteConformanceStore: ConformanceStore {
         return id
     }
 
-    private func reopen() throws {
+    private func reopen(keepingTransients: Bool = false) throws {
         let path = store.path
+        let transients = store.context.keptTransients
         try store.close()
         store = try SQLiteObjectStore(path: path, model: model)
+        if keepingTransients { store.context.keptTransients = transients }
         try forgetGoneObjects()
     }
 
