@@ -54,6 +54,10 @@ public final class SQLiteObjectStore {
     var allowsSetDeletion = true {
         didSet { context.allowsSetDeletion = allowsSetDeletion }
     }
+    /// Optimistic locking: on when other connections write the same file (a second context on
+    /// the store, contract §4.10). A save then compares each changed or deleted row's `Z_OPT`
+    /// with the version read, and fails with 133020 or merges by its policy.
+    public var detectsConflicts = false
 
     /// Opens the store at `path` for `model`.
     ///
@@ -205,6 +209,10 @@ public final class SQLiteObjectStore {
             try db.inTransaction(.immediate) {
                 var validation = SaveValidation()
                 refusal = ValidationFailure.combining(try validation.failures(in: &working, db))
+                if refusal == nil && detectsConflicts {
+                    refusal = try resolveLockingConflicts(in: &working, policy: mergePolicy, db)
+                    if refusal == nil { refusal = ValidationFailure.combining(try validation.failures(in: &working, db)) }
+                }
                 if refusal == nil {
                     refusal = try ConstraintResolution(policy: mergePolicy).resolve(&working, db)
                 }
@@ -224,6 +232,7 @@ public final class SQLiteObjectStore {
         let kept = working.transientValuesToKeep()
         context = ObjectContext(schema: schema, highestPrimaryKeys: working.highestPrimaryKeys, allowsSetDeletion: allowsSetDeletion)
         context.keptTransients = kept
+        if detectsConflicts { context.keepSaved(working) }
     }
 
     /// Discards every pending change, like `NSManagedObjectContext.reset()`.

@@ -15,6 +15,10 @@ public final class SQLiteConformanceStore: ConformanceStore {
     private let scratchDirectory: URL?
     private var objectsByName: [String: ObjectID] = [:]
     private var namesByObject: [ObjectID: String] = [:]
+    /// The contexts a scenario added on the store (contract §4.10), by name: each a store of its
+    /// own on the same file, through a connection of its own, as a second context on a
+    /// coordinator reads and writes the same SQLite file. `store` is the default context.
+    private var contexts: [String: SQLiteObjectStore] = [:]
     /// Reopened with `NSReadOnlyPersistentStoreOption` (contract §4.12): the adapter refuses a
     /// save with changes with 513, as the coordinator does, and never writes.
     private var isReadOnly = false
@@ -30,15 +34,48 @@ public final class SQLiteConformanceStore: ConformanceStore {
     }
 
     public func perform(_ request: StoreRequest) throws -> StoreResponse {
-        try Self.adapting { try answer(request) }
+        try Self.adapting {
+            switch request {
+            case .addContext(let name, let parent):
+                guard parent == nil else {
+                    throw StoreAdapterError(.unsupported, "the SQLite store has no child contexts; its adapter lists "
+                        + "'child-contexts' as unsupported")
+                }
+                guard name != ContextDeclaration.defaultName, contexts[name] == nil else {
+                    throw StoreAdapterError(.invalidRequest, "a context named '\(name)' already exists")
+                }
+                contexts[name] = try SQLiteObjectStore(path: store.path, model: model)
+                for context in [store] + contexts.values { context.detectsConflicts = true }
+                return .done
+            case .inContext(let name, let inner):
+                guard name != ContextDeclaration.defaultName else { return try answer(inner, in: nil) }
+                guard contexts[name] != nil else { throw StoreAdapterError(.invalidRequest, "no context named '\(name)'") }
+                return try answer(inner, in: name)
+            default:
+                return try answer(request, in: nil)
+            }
+        }
     }
 
     public func close() {
         try? store.close()
+        for context in contexts.values { try? context.close() }
         if let scratchDirectory { try? FileManager.default.removeItem(at: scratchDirectory) }
     }
 
-    private func answer(_ request: StoreRequest) throws -> StoreResponse {
+    /// The store of a context (nil: the default one), its primary-key counters brought up to
+    /// the highest any context handed out, so that two contexts never give one key to two objects.
+    private func store(of context: String?) -> SQLiteObjectStore {
+        let target = context.flatMap { contexts[$0] } ?? store
+        guard !contexts.isEmpty else { return target }
+        for other in [store] + contexts.values where other !== target {
+            target.context.highestPrimaryKeys = zip(target.context.highestPrimaryKeys, other.context.highestPrimaryKeys).map(max)
+        }
+        return target
+    }
+
+    private func answer(_ request: StoreRequest, in contextName: String?) throws -> StoreResponse {
+        let store = store(of: contextName)
         switch request {
         case .insert(let entity, let name, let values):
             if let existing = objectsByName[name], try store.exists(existing) {
@@ -71,7 +108,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
             }
             // The context keeps its transient values across the save (contract §4.11); reading
             // everything else back from the file is the point of reopening.
-            if reopensAfterEachSave { try reopen(keepingTransients: true) }
+            if reopensAfterEachSave { try reopen(contextName, keepingTransients: true) }
             return .saved
         case .reset:
             store.reset()
@@ -79,11 +116,11 @@ public final class SQLiteConformanceStore: ConformanceStore {
             return .done
         case .reopen:
             isReadOnly = false
-            try reopen()
+            try reopenEveryContext()
             return .done
         case .reopenWithOptions(let options):
             isReadOnly = options.readOnly
-            try reopen(keepingTransients: false)
+            try reopenEveryContext()
             return .done
         case .exists(let name):
             guard let id = objectsByName[name] else { return .exists(false) }
@@ -210,20 +247,34 @@ public final class SQLiteConformanceStore: ConformanceStore {
         return id
     }
 
-    private func reopen(keepingTransients: Bool = false) throws {
-        let path = store.path
-        let transients = store.context.keptTransients
-        try store.close()
-        store = try SQLiteObjectStore(path: path, model: model)
-        if keepingTransients { store.context.keptTransients = transients }
+    /// Closes one context's connection and opens it again (the default context's for nil).
+    private func reopen(_ contextName: String? = nil, keepingTransients: Bool = false) throws {
+        let old = contextName.flatMap { contexts[$0] } ?? store
+        let transients = old.context.keptTransients
+        // After a save the context still holds what it saved (contract §4.10); read back from
+        // the file right away, those objects are what it saved, at the versions it wrote.
+        let held = keepingTransients && !contexts.isEmpty ? old.context.objects.filter(\.value.isLive).keys.sorted() : []
+        try old.close()
+        let reopened = try SQLiteObjectStore(path: old.path, model: model)
+        reopened.detectsConflicts = !contexts.isEmpty
+        if keepingTransients { reopened.context.keptTransients = transients }
+        for id in held { _ = try reopened.exists(id) }
+        if let contextName { contexts[contextName] = reopened } else { store = reopened }
         try forgetGoneObjects()
+    }
+
+    private func reopenEveryContext() throws {
+        try reopen()
+        for name in contexts.keys.sorted() { try reopen(name) }
     }
 
     /// Names of objects that are gone stop reaching them. Their IDs keep their names, so a No
     /// Action reference left in the file still reads as the deleted object's name; a new
     /// object given the same key takes the name over at insert.
     private func forgetGoneObjects() throws {
-        for (name, id) in objectsByName where !(try store.exists(id)) {
+        // Asked without reading the objects in: a context reads an object only when a request
+        // names it (contract §4.10).
+        for (name, id) in objectsByName where try !([store] + contexts.values).contains(where: { try $0.holdsOrStores(id) }) {
             objectsByName[name] = nil
         }
     }

@@ -22,6 +22,26 @@ extension ObjectContext {
         return kept
     }
 
+    /// With other contexts on the file: the objects `working` held when it saved stay held,
+    /// clean, at the row version the save wrote, as a context keeps its registered objects
+    /// after a save. Without them nothing needs keeping: no one else writes the file.
+    mutating func keepSaved(_ working: ObjectContext) {
+        for (id, state) in working.objects where state.isLive {
+            var clean = state
+            if state.isInserted {
+                clean.readVersion = 1
+            } else if state.isChanged {
+                clean.readVersion = (state.readVersion ?? 0) + 1
+            }
+            clean.isInserted = false
+            clean.isChanged = false
+            clean.savedAttributes = state.attributes
+            clean.savedToOnes = state.toOnes
+            clean.toManys = Array(repeating: nil, count: state.toManys.count)
+            objects[id] = clean
+        }
+    }
+
     /// `refresh(_:mergeChanges:)`: the object read again from the file; with `mergeChanges`
     /// the attributes and relationships it changed keep their pending values, without it every
     /// pending change of it is lost. Transient values go back to their defaults unless pending.

@@ -21,6 +21,9 @@ struct ObjectState: Sendable {
     /// set is never written back.
     var savedAttributes: [AttributeValue] = []
     var savedToOnes: [ObjectID?] = []
+    /// The row's `Z_OPT` when it was read: a save with optimistic locking on finds a conflict
+    /// when the row's version moved since (contract §4.10).
+    var readVersion: Int64?
 
     /// Inserted and not deleted, or saved and not deleted.
     var isLive: Bool { !isDeleted }
@@ -146,7 +149,9 @@ struct ObjectContext: Sendable {
         return ObjectState(entity: entity.index, attributes: attributes, toOnes: toOnes,
                            toManys: Array(repeating: nil, count: entity.toManys.count),
                            isInserted: false, isDeleted: false,
-                           savedAttributes: attributes, savedToOnes: toOnes)
+                           savedAttributes: attributes, savedToOnes: toOnes,
+                           readVersion: try StoredInteger.read(row[2], at: .row(key, of: mapping.name.name, column: "Z_OPT"),
+                                                               meaning: "a row version"))
     }
 
     /// The `Z_PK` of a row read with the table's `rowColumns`.
