@@ -147,7 +147,7 @@ struct ScenarioParser {
             }
             if stepNodes.isEmpty { errors.append(fields["steps"]!.error("'steps' is empty")) }
         }
-        for (feature, node) in usedFeatures.sorted(by: { $0.key < $1.key }) where !features.contains(feature) {
+        for (feature, node) in usedFeatures.sorted(by: { $0.key < $1.key }) where !Feature.expanded(features).contains(feature) {
             errors.append(node.error("this step needs feature '\(feature.rawValue)'; add it to 'features' so adapters "
                 + "that lack it skip the scenario"))
         }
@@ -650,11 +650,11 @@ struct ScenarioParser {
                 }
             }
             failure.value = value
-            usedFeatures[.errorDetails] = usedFeatures[.errorDetails] ?? node
+            usedFeatures[.errorValues] = usedFeatures[.errorValues] ?? node
         }
         if let node = fields["objects"] {
             failure.objects = try node.sequence("'objects'").map { node throws(ScenarioLoadError) in try knownObject(node) }
-            usedFeatures[.errorDetails] = usedFeatures[.errorDetails] ?? node
+            usedFeatures[.conflictObjects] = usedFeatures[.conflictObjects] ?? node
         }
     }
 

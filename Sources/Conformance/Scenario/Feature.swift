@@ -27,6 +27,13 @@ public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     /// uniqueness conflict (contract 1.1), for stores whose errors say no more than code,
     /// object and key.
     case errorDetails = "error-details"
+    /// The value that failed validation (`value:` of a failure) — half of `error-details`
+    /// (contract 1.4): a store that names the objects of a conflict but not the value, or the
+    /// other way round, declares only the half it lacks.
+    case errorValues = "error-values"
+    /// The objects of a conflict (`objects:` of a 133021 or 133020) — the other half of
+    /// `error-details` (contract 1.4).
+    case conflictObjects = "conflict-objects"
     /// Reading the saved state apart from pending changes (`expect` with `saved: true`), as a
     /// second context on the same coordinator or a fetch with `includesPendingChanges = false`
     /// sees it (contract 1.2).
@@ -59,6 +66,13 @@ public enum Feature: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     /// of failing them.
     public static func introduced(after minorVersion: Int) -> Set<Feature> {
         minorVersion < 4 ? [.contexts, .childContexts, .refresh, .validate, .changeTracking, .fetchRequests, .storeOptions] : []
+    }
+
+    /// `features` with `error-details` standing for both of its halves, `error-values` and
+    /// `conflict-objects`: a scenario that lists it needs both, and an adapter that declares it
+    /// unsupported lacks both. The runner compares features after this.
+    public static func expanded(_ features: Set<Feature>) -> Set<Feature> {
+        features.contains(.errorDetails) ? features.union([.errorValues, .conflictObjects]) : features
     }
 
     public static func < (lhs: Feature, rhs: Feature) -> Bool { lhs.rawValue < rhs.rawValue }
