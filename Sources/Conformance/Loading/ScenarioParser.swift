@@ -165,31 +165,42 @@ struct ScenarioParser {
         guard let node else { return [] }
         var result: [ContextDeclaration] = []
         for (name, keyNode, body) in try node.mapping("'contexts'") {
-            guard name.range(of: #"^[A-Za-z_][A-Za-z0-9_-]*$"#, options: .regularExpression) != nil else {
-                throw keyNode.error("context name '\(name)' must start with a letter and hold only letters, digits, '_' and '-'")
+            // Each declaration on its own: one mistake does not hide the next.
+            if let declaration = attempt({ parser throws(ScenarioLoadError) in
+                try parser.context(named: name, at: keyNode, body)
+            }) {
+                declaredContexts[name] = declaration
+                result.append(declaration)
             }
-            guard name != ContextDeclaration.defaultName else {
-                throw keyNode.error("'\(name)' is the default context, which every scenario has; declare only the others")
-            }
-            let fields = body.isNull ? [:] : try body.fields("context '\(name)'", allowed: ["parent", "mergePolicy"])
-            var declaration = ContextDeclaration(name: name)
-            if let parentNode = fields["parent"] {
-                let parent = try parentNode.string("'parent'")
-                guard parent == ContextDeclaration.defaultName || declaredContexts[parent] != nil else {
-                    throw parentNode.error("no context '\(parent)' is declared before '\(name)'; a parent is '\(ContextDeclaration.defaultName)' or a context listed above")
-                }
-                declaration.parent = parent
-                usedFeatures[.childContexts] = usedFeatures[.childContexts] ?? keyNode
-            } else {
-                usedFeatures[.contexts] = usedFeatures[.contexts] ?? keyNode
-            }
-            if let policyNode = fields["mergePolicy"] {
-                declaration.mergePolicy = try mergePolicy(policyNode)
-            }
-            declaredContexts[name] = declaration
-            result.append(declaration)
         }
         return result
+    }
+
+    /// One entry of `contexts:`.
+    private mutating func context(named name: String, at keyNode: YAMLNode,
+                                  _ body: YAMLNode) throws(ScenarioLoadError) -> ContextDeclaration {
+        guard name.range(of: #"^[A-Za-z_][A-Za-z0-9_-]*$"#, options: .regularExpression) != nil else {
+            throw keyNode.error("context name '\(name)' must start with a letter and hold only letters, digits, '_' and '-'")
+        }
+        guard name != ContextDeclaration.defaultName else {
+            throw keyNode.error("'\(name)' is the default context, which every scenario has; declare only the others")
+        }
+        let fields = body.isNull ? [:] : try body.fields("context '\(name)'", allowed: ["parent", "mergePolicy"])
+        var declaration = ContextDeclaration(name: name)
+        if let parentNode = fields["parent"] {
+            let parent = try parentNode.string("'parent'")
+            guard parent == ContextDeclaration.defaultName || declaredContexts[parent] != nil else {
+                throw parentNode.error("no context '\(parent)' is declared before '\(name)'; a parent is '\(ContextDeclaration.defaultName)' or a context listed above")
+            }
+            declaration.parent = parent
+            usedFeatures[.childContexts] = usedFeatures[.childContexts] ?? keyNode
+        } else {
+            usedFeatures[.contexts] = usedFeatures[.contexts] ?? keyNode
+        }
+        if let policyNode = fields["mergePolicy"] {
+            declaration.mergePolicy = try mergePolicy(policyNode)
+        }
+        return declaration
     }
 
     /// A step's body without its `context:` key, which names the context the step works in.
@@ -739,18 +750,20 @@ struct ScenarioParser {
             }
         }
         guard !result.isEmpty else { throw body.error("'expect' checks nothing") }
-        if saved, let readsContext = result.first(where: Self.readsContextState) {
-            throw body.error("'saved: true' reads the store's saved data, which has no \(readsContext); "
-                + "check it without 'saved'")
+        if saved, let name = result.lazy.compactMap(Self.contextOnlyKey).first {
+            throw body.error("'saved: true' reads the store's saved data, which has no '\(name)'; check it without 'saved'")
         }
         return (result, saved)
     }
 
-    /// Whether an expectation reads what only a context has (its changes, a fetch).
-    private static func readsContextState(_ expectation: Expectation) -> Bool {
+    /// The key of an expectation that reads what only a context has (its changes, a fetch).
+    private static func contextOnlyKey(_ expectation: Expectation) -> String? {
         switch expectation {
-        case .hasChanges, .changeSet, .isDeleted, .fetch: true
-        default: false
+        case .hasChanges: "hasChanges"
+        case .changeSet(let kind, _): kind.rawValue
+        case .isDeleted: "isDeleted"
+        case .fetch: "fetch"
+        default: nil
         }
     }
 
