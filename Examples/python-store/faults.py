@@ -14,6 +14,7 @@ shim runs the store with one of them when `MOMLINT_STORE_FAULT` names it:
 
 import copy
 
+import contexts
 import migration
 import store as correct
 from store import (ConstraintFailure, ConstraintResolver, Context, Store, StoreError, combined,
@@ -96,6 +97,53 @@ FAULTS = {
     "migration-infers-type-changes": ("migration", "migrates an attribute whose type changed instead of failing with 134140"),
     "migration-keeps-numbers-unconverted": ("migration", "keeps stored numbers as they were when their attribute changes between numeric types, instead of converting them"),
     "migration-failure-loses-data": ("migration", "a failed open leaves the store empty instead of as it was"),
+    # Several contexts on one store (contract 1.4)
+    "stale-save-wins": ("contexts", "no optimistic locking: a stale context's save silently overwrites what another context saved"),
+    "conflict-names-no-properties": ("contexts", "a 133020 names the conflicting objects but not the properties the store changed"),
+    "stale-read-refreshed-on-save": ("contexts", "a context's objects take another context's saved values at once, without a refresh"),
+    "sibling-sees-pending": ("contexts", "a second context on the store reads the first context's unsaved changes"),
+    "count-registered-only": ("contexts", "a count sees only the objects the context has read, not the store's other rows"),
+    "conflict-object-trump-as-store-trump": ("contexts", "ObjectTrump resolves a conflict between contexts as StoreTrump"),
+    "conflict-store-trump-as-object-trump": ("contexts", "StoreTrump resolves a conflict between contexts as ObjectTrump"),
+    "object-trump-merges-whole-object": ("contexts", "ObjectTrump writes the context's whole object over the store's, as Overwrite does"),
+    "overwrite-merges-by-property": ("contexts", "Overwrite keeps the properties only the store changed, as ObjectTrump does"),
+    "rollback-keeps-own-changes": ("contexts", "Rollback keeps the context's changes, as ObjectTrump does"),
+    # Child contexts
+    "child-save-to-store": ("child contexts", "a child context's save is written straight to the store"),
+    "child-save-skips-validation": ("child contexts", "a child context's save is not validated"),
+    "child-changes-visible-before-save": ("child contexts", "the parent sees a child's changes before the child saves"),
+    "child-ignores-parent-pending": ("child contexts", "a child reads the store, not its parent's unsaved changes"),
+    # Refreshing, resetting, transient values
+    "refresh-keeps-pending-changes": ("refresh", "refresh without merging keeps the pending changes it was told to drop"),
+    "refresh-merge-drops-changes": ("refresh", "refresh with mergeChanges drops the pending changes"),
+    "transient-dropped-at-save": ("refresh", "a save sets transient attributes back to their defaults in the context"),
+    "transient-kept-on-refresh": ("refresh", "refreshing keeps transient values that are not pending changes"),
+    "reset-keeps-values": ("refresh", "reset forgets which objects changed but keeps their values, so the next save writes them"),
+    # validateValue(_:forKey:)
+    "validate-maximum-exclusive": ("validate", "validateValue refuses a number equal to its maximum"),
+    "validate-first-failure-only": ("validate", "validateValue reports only the first of several failures"),
+    "validate-sets-value": ("validate", "validateValue also sets the value it checks"),
+    # Change tracking
+    "has-changes-after-save": ("change tracking", "hasChanges stays true after a save"),
+    "updated-includes-inserted": ("change tracking", "updatedObjects lists inserted objects too"),
+    "deleted-not-tracked": ("change tracking", "isDeleted is false for an object deleted and not yet saved"),
+    # Fetch requests
+    "fetch-ignores-pending-changes": ("fetch requests", "a fetch never sees pending changes (includesPendingChanges ignored)"),
+    "fetch-always-pending": ("fetch requests", "a fetch with includesPendingChanges = false still sees pending changes"),
+    "nil-sorts-last": ("fetch requests", "nil sorts after every value ascending"),
+    "offset-after-limit": ("fetch requests", "the fetch limit is applied before the offset"),
+    "case-insensitive-ignored": ("fetch requests", "the [c] option of a string comparison is ignored"),
+    "between-exclusive": ("fetch requests", "BETWEEN leaves out its bounds"),
+    # Store options
+    "read-only-ignored": ("store options", "a store reopened read-only saves changes"),
+}
+
+CONFLICT_POLICY_SWAPS = {
+    "conflict-object-trump-as-store-trump": ("mergeByPropertyObjectTrump", "mergeByPropertyStoreTrump"),
+    "conflict-store-trump-as-object-trump": ("mergeByPropertyStoreTrump", "mergeByPropertyObjectTrump"),
+    "object-trump-merges-whole-object": ("mergeByPropertyObjectTrump", "overwrite"),
+    "overwrite-merges-by-property": ("overwrite", "mergeByPropertyObjectTrump"),
+    "rollback-keeps-own-changes": ("rollback", "mergeByPropertyObjectTrump"),
 }
 
 POLICY_SWAPS = {
@@ -125,9 +173,9 @@ class FaultyContext(Context):
         twin.deferred = list(self.deferred)
         return twin
 
-    def reset(self):
+    def reset(self, parent=None):
         deleted = set(self.deleted)
-        super().reset()
+        super().reset(parent)
         self.denied_at_delete = set()
         self.reverse_denied = []
         self.deferred = []
@@ -295,7 +343,7 @@ class FaultyContext(Context):
 
     # Save
 
-    def commit(self, policy):
+    def commit(self, policy, resolve_conflicts=None, checks_constraints=True):
         if self.fault == "rules-run-at-save":
             deferred, self.deferred = self.deferred, []
             self._propagate([(oid, 0) for oid in deferred])
@@ -304,15 +352,25 @@ class FaultyContext(Context):
         problem = self.validation_failure()
         if problem is not None:
             return problem
-        resolver = FaultyResolver(policy, self.fault)
-        try:
-            merged = resolver.resolve(self)
-        except ConstraintFailure as error:
-            return error.failure
-        if merged:
-            problem = self.validation_failure()
-            if problem is not None:
-                return problem
+        if resolve_conflicts is not None:
+            outcome = resolve_conflicts(self)
+            if isinstance(outcome, dict):
+                return outcome
+            if outcome == "merged":
+                problem = self.validation_failure()
+                if problem is not None:
+                    return problem
+        if checks_constraints:
+            resolver = FaultyResolver(policy, self.fault)
+            try:
+                merged = resolver.resolve(self)
+            except ConstraintFailure as error:
+                return error.failure
+            if merged:
+                problem = self.validation_failure()
+                if problem is not None:
+                    return problem
+        self.last_saved = sorted(self.inserted | self.changed | self.deleted)
         self._purge_deleted()
         self.saved = correct.cloned(self.graph)
         self.inserted = set()
@@ -494,26 +552,45 @@ class FaultyStore(Store):
         return answer
 
     def request_save(self, body):
-        candidate = self.context.copy()
-        problem = candidate.commit(body.get("policy", "error"))
-        if problem is None:
+        parent = self.parent_of.get(self.current)
+        if parent is not None and self.fault in ("child-save-to-store", "child-save-skips-validation"):
+            context = self.context
+            candidate = context.copy()
+            if self.fault == "child-save-skips-validation":
+                candidate.validation_failure = lambda: None
+            problem = candidate.commit(body.get("policy", "error"), checks_constraints=False)
+            candidate.__dict__.pop("validation_failure", None)
+            if problem is not None:
+                return "saveFailed", {"_0": problem}
+            if self.fault == "child-save-to-store":
+                self.write_rows(candidate, True)
+            else:
+                self.push(context, candidate.last_saved, parent)
             self.context = candidate
             return "saved", {}
+        kind, answer = super().request_save(body)
+        if kind == "saved":
+            if self.fault == "transient-dropped-at-save":
+                for graph in (self.context.graph, self.context.saved):
+                    for oid, record in list(graph.items()):
+                        graph[oid] = self.stored(record)
+            return kind, answer
         if self.fault == "failed-save-writes":
             written = correct.cloned(self.context.graph)
             for oid in self.context.deleted:
                 written.pop(oid, None)
             self.context.saved = written
+            self.persistent = {oid: self.stored(record) for oid, record in written.items()}
         if self.fault == "failed-save-drops-changes":
             self.context.reset()
-        return "saveFailed", {"_0": problem}
+        return kind, answer
 
     def request_reopen(self, body):
         if self.fault == "reopen-keeps-pending-changes":
             return "done", {}
-        self.context.reset()
+        self.reset_all(read_only=False)
         if self.fault == "reopen-loses-order":
-            for graph in (self.context.saved, self.context.graph):
+            for graph in (self.persistent, self.context.saved, self.context.graph):
                 for record in graph.values():
                     for name in record.relationships:
                         if self.schema.entities[record.entity]["relationships"][name].get("isOrdered"):
@@ -546,6 +623,148 @@ class FaultyStore(Store):
         count = sum(1 for oid, record in self.context.graph.items()
                     if self.context.is_live(oid) and record.entity == body["entity"])
         return "count", {"_0": count}
+
+
+class FaultyContextRequests:
+    """The contract 1.4 faults, as overrides of `contexts.ContextRequests`."""
+
+    fault = None
+
+    def handle(self, kind, body):
+        answer = super().handle(kind, body)
+        if self.fault == "child-changes-visible-before-save" and kind not in ("inContext", "addContext", "save"):
+            parent = self.parent_of.get(self.current)
+            context = self.context
+            if parent is not None and context.has_changes():
+                self.push(context, sorted(context.inserted | context.changed | context.deleted), parent)
+        return answer
+
+    def resolve_conflicts(self, candidate, policy):
+        if self.fault == "stale-save-wins":
+            return None
+        if self.fault in CONFLICT_POLICY_SWAPS and policy == CONFLICT_POLICY_SWAPS[self.fault][0]:
+            policy = CONFLICT_POLICY_SWAPS[self.fault][1]
+        outcome = super().resolve_conflicts(candidate, policy)
+        if self.fault == "conflict-names-no-properties" and isinstance(outcome, dict):
+            outcome["details"] = []
+        return outcome
+
+    def parent_view(self, name):
+        parent = self.parent_of[name]
+        if self.fault == "child-ignores-parent-pending" and parent is not None:
+            return self.persistent
+        if self.fault == "sibling-sees-pending" and parent is None and name != "main":
+            main = self.contexts["main"]
+            return {oid: record for oid, record in main.graph.items() if oid not in main.deleted}
+        return super().parent_view(name)
+
+    def synchronize(self, name):
+        if self.fault == "stale-read-refreshed-on-save":
+            context = self.contexts[name]
+            context.registered &= context.inserted | context.changed | context.deleted
+        super().synchronize(name)
+
+    def request_count(self, body):
+        if self.fault == "count-registered-only" and self.several_contexts():
+            context = self.context
+            return "count", {"_0": sum(1 for oid in context.registered if context.is_live(oid)
+                                       and self.schema.is_kind_of(context.graph[oid].entity, body["entity"]))}
+        return super().request_count(body)
+
+    def refresh(self, oid, merge_changes):
+        if self.fault == "refresh-keeps-pending-changes":
+            merge_changes = True
+        if self.fault == "refresh-merge-drops-changes":
+            merge_changes = False
+        before = self.context.graph.get(oid)
+        transients = dict(before.attributes) if before is not None else {}
+        super().refresh(oid, merge_changes)
+        if self.fault == "transient-kept-on-refresh" and oid in self.context.graph:
+            record = self.context.graph[oid]
+            for name, attribute in self.schema.entities[record.entity]["attributes"].items():
+                if attribute["isTransient"]:
+                    record.attributes[name] = transients.get(name)
+
+    def request_reset(self, body):
+        if self.fault == "reset-keeps-values":
+            context = self.context
+            context.inserted, context.deleted, context.changed = set(), set(), set()
+            return "done", {}
+        return super().request_reset(body)
+
+    def request_validate(self, body):
+        kind, answer = super().request_validate(body)
+        oid = self.live(body["object"])
+        record = self.context.graph[oid]
+        attribute = self.schema.attribute(record.entity, body["attribute"])
+        value = self.typed(attribute, body.get("value"))
+        if self.fault == "validate-maximum-exclusive" and kind == "valid" and value is not None \
+                and attribute.get("maximum") is not None and attribute["type"] in correct.NUMBER_TYPES \
+                and value == attribute["maximum"]:
+            return "invalid", {"_0": failure(correct.NUMBER_TOO_LARGE, record.name, body["attribute"])}
+        if self.fault == "validate-first-failure-only" and kind == "invalid" and answer["_0"]["code"] == correct.MULTIPLE_ERRORS:
+            return "invalid", {"_0": answer["_0"]["details"][0]}
+        if self.fault == "validate-sets-value":
+            self.context.set(oid, body["attribute"], value)
+        return kind, answer
+
+    def request_changes(self, body):
+        kind, answer = super().request_changes(body)
+        context = self.context
+        if self.fault == "has-changes-after-save" and context.last_saved:
+            answer["_0"]["hasChanges"] = True
+        if self.fault == "updated-includes-inserted":
+            answer["_0"]["updated"] += answer["_0"]["inserted"]
+        return kind, answer
+
+    def request_isDeleted(self, body):
+        if self.fault == "deleted-not-tracked":
+            return "isDeleted", {"_0": False}
+        return super().request_isDeleted(body)
+
+    def request_fetch(self, body):
+        request = dict(body["_0"])
+        if self.fault == "fetch-ignores-pending-changes":
+            request["includesPendingChanges"] = False
+        if self.fault == "fetch-always-pending":
+            request["includesPendingChanges"] = True
+        if self.fault == "between-exclusive" and request.get("predicate"):
+            request["predicate"] = dict(request["predicate"], expression=exclusive_between(request["predicate"]["expression"]))
+        offset = 0
+        if self.fault == "offset-after-limit":
+            offset, request["fetchOffset"] = request.get("fetchOffset", 0), 0
+        saved_order, saved_fold = contexts.order, contexts.fold
+        if self.fault == "nil-sorts-last":
+            contexts.order = lambda a, b: (1 if a is None else -1) if (a is None) != (b is None) else saved_order(a, b)
+        if self.fault == "case-insensitive-ignored":
+            contexts.fold = lambda text, comparison: saved_fold(text, dict(comparison, caseInsensitive=False))
+        try:
+            kind, answer = super().request_fetch({"_0": request})
+        finally:
+            contexts.order, contexts.fold = saved_order, saved_fold
+        answer["_0"] = answer["_0"][offset:]
+        return kind, answer
+
+    def request_reopenWithOptions(self, body):
+        if self.fault == "read-only-ignored":
+            return super().request_reopenWithOptions({"_0": {"readOnly": False}})
+        return super().request_reopenWithOptions(body)
+
+
+def exclusive_between(expression):
+    """The predicate with each BETWEEN {a, b} read as > a AND < b (fault between-exclusive)."""
+    (kind, body), = expression.items()
+    if kind in ("and", "or"):
+        return {kind: {"_0": [exclusive_between(part) for part in body["_0"]]}}
+    if kind == "not":
+        return {kind: {"_0": exclusive_between(body["_0"])}}
+    if kind == "comparison" and body["_0"]["operator"] == "BETWEEN":
+        comparison = body["_0"]
+        low, high = comparison["right"]["list"]["_0"]
+        return {"and": {"_0": [
+            {"comparison": {"_0": dict(comparison, operator=">", right={"value": {"_0": low}})}},
+            {"comparison": {"_0": dict(comparison, operator="<", right={"value": {"_0": high}})}}]}}
+    return expression
 
 
 class LenientPlan(migration.Plan):
@@ -606,6 +825,7 @@ class FaultyMigrationStore:
             migration.Plan, migration.migrate, migration.converted = saved_plan, saved_migrate, saved_converted
         if kind == "openFailed" and fault == "migration-failure-loses-data":
             self.context = self.context_class(self.schema)
+            self.persistent = {}
         if kind == "done" and fault in ("migration-defaults-not-filled", "migration-drops-links"):
             for record in self.context.saved.values():
                 if fault == "migration-drops-links":
@@ -625,5 +845,5 @@ def store_class(fault):
     if fault not in FAULTS:
         raise KeyError(fault)
     context_class = type("FaultyContext_" + fault, (FaultyContext,), {"fault": fault})
-    return type("FaultyStore_" + fault, (FaultyMigrationStore, FaultyStore),
+    return type("FaultyStore_" + fault, (FaultyMigrationStore, FaultyContextRequests, FaultyStore),
                 {"fault": fault, "context_class": context_class})

@@ -19,6 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from store import Store, StoreError  # noqa: E402
 
 CONTRACT_MAJOR_VERSION = 1
+# Contract 1.4: contexts, refresh, validate, change tracking, fetch requests, store options.
+CONTRACT_MINOR_VERSION = 4
 
 
 def serve(store_class=Store, name="python-store", unsupported_features=(), stdin=sys.stdin, stdout=sys.stdout):
@@ -32,7 +34,8 @@ def serve(store_class=Store, name="python-store", unsupported_features=(), stdin
         (kind, body), = message.items()
         try:
             if kind == "hello":
-                answer = {"hello": {"contractMajorVersion": CONTRACT_MAJOR_VERSION, "name": name,
+                answer = {"hello": {"contractMajorVersion": CONTRACT_MAJOR_VERSION,
+                                    "contractMinorVersion": CONTRACT_MINOR_VERSION, "name": name,
                                     "unsupportedFeatures": list(unsupported_features)}}
             elif kind == "open":
                 # A fresh, empty store for this scenario's model (contract §2).

@@ -14,6 +14,7 @@ import copy
 import re
 from datetime import datetime, timedelta, timezone
 
+import contexts
 import migration
 
 # Core Data's error codes (CoreDataErrors.h), as the contract's table lists them (§4.5).
@@ -31,6 +32,7 @@ STRING_TOO_SHORT = 1670
 STRING_PATTERN = 1680
 MERGE_ERROR = 133020
 CONSTRAINT_MERGE_ERROR = 133021
+FILE_WRITE_NO_PERMISSION = 513  # NSFileWriteNoPermissionError: a save to a read-only store
 
 NUMBER_TYPES = {"Integer 16", "Integer 32", "Integer 64", "Decimal", "Double", "Float"}
 
@@ -192,15 +194,29 @@ class Context:
         # Inserted objects and objects whose attributes or relationships changed since the
         # last save: the ones a save validates.
         self.changed = set()
+        # With several contexts (contract 1.4): the objects this context has read or changed
+        # since its last reset, which keep the values read; the version of each object's row
+        # when read (Core Data's Z_OPT), for optimistic locking; what the last save wrote.
+        self.registered = set()
+        self.read_versions = {}
+        self.last_saved = []
 
     def copy(self):
         twin = type(self)(self.schema)
-        twin.saved = self.saved  # never modified in place: replaced whole on save
+        twin.saved = dict(self.saved)  # records are replaced whole, never changed in place
         twin.graph = cloned(self.graph)
         twin.inserted = set(self.inserted)
         twin.deleted = set(self.deleted)
         twin.changed = set(self.changed)
+        twin.registered = set(self.registered)
+        twin.read_versions = dict(self.read_versions)
         return twin
+
+    def has_changes(self):
+        return bool(self.inserted or self.deleted or self.changed)
+
+    def limit_violations(self, attribute, value):
+        return limit_violations(attribute, value)
 
     def is_live(self, oid):
         return oid in self.graph and oid not in self.deleted
@@ -346,22 +362,34 @@ class Context:
 
     # Save (contract §4.3)
 
-    def commit(self, policy):
-        """Validates, resolves constraints, and writes; returns a failure or None. Call on a
-        copy: a failure leaves this context half-way."""
+    def commit(self, policy, resolve_conflicts=None, checks_constraints=True):
+        """Validates, resolves conflicts and constraints, and writes; returns a failure or None.
+        Call on a copy: a failure leaves this context half-way. `resolve_conflicts` is the
+        store's optimistic-locking check (a failure, "merged" or None); a child context's save
+        checks no constraints, which the store enforces."""
         problem = self.validation_failure()
         if problem is not None:
             return problem
-        resolver = ConstraintResolver(policy)
-        try:
-            merged = resolver.resolve(self)
-        except ConstraintFailure as error:
-            return error.failure
-        if merged:
-            # A merge moves values and deletes losers: what it leaves must be valid too.
-            problem = self.validation_failure()
-            if problem is not None:
-                return problem
+        if resolve_conflicts is not None:
+            outcome = resolve_conflicts(self)
+            if isinstance(outcome, dict):
+                return outcome
+            if outcome == "merged":
+                problem = self.validation_failure()
+                if problem is not None:
+                    return problem
+        if checks_constraints:
+            resolver = ConstraintResolver(policy)
+            try:
+                merged = resolver.resolve(self)
+            except ConstraintFailure as error:
+                return error.failure
+            if merged:
+                # A merge moves values and deletes losers: what it leaves must be valid too.
+                problem = self.validation_failure()
+                if problem is not None:
+                    return problem
+        self.last_saved = sorted(self.inserted | self.changed | self.deleted)
         self._purge_deleted()
         self.saved = cloned(self.graph)
         self.inserted = set()
@@ -424,8 +452,13 @@ class Context:
                     record.relationships[name] = [m for m in members if m not in removed]
         self.deleted = set()
 
-    def reset(self):
-        """Discards every pending change (contract §4.7)."""
+    def reset(self, parent=None):
+        """Discards every pending change (contract §4.7) and, given the parent's objects (the
+        store's rows), everything read: the context starts again from them."""
+        if parent is not None:
+            self.saved = cloned(parent)
+            self.registered = set()
+            self.read_versions = {}
         self.graph = cloned(self.saved)
         self.inserted = set()
         self.deleted = set()
@@ -645,7 +678,7 @@ def move_to_many_members(source, target, context):
             context.link(target, name, member)
 
 
-class Store:
+class Store(contexts.ContextRequests):
     """One open store: scenario names mapped to object ids, and the context. `handle` takes a
     request as the protocol gives it (its key and body) and returns the answer's key and body."""
 
@@ -654,14 +687,43 @@ class Store:
     def __init__(self, exported_model):
         self.exported = exported_model
         self.schema = Schema(exported_model)
+        # The contexts by name: "main", and those a scenario adds (contract 1.4), each on the
+        # store or a child of another; requests go to `current`.
+        self.contexts = {}
+        self.current = "main"
+        self.parent_of = {"main": None}
         self.context = self.context_class(self.schema)
         self.ids = {}  # scenario name -> object id, kept across saves, resets and reopens
+        self.persistent = {}  # the store's rows: oid -> Record, transient attributes at their defaults
+        self.versions = {}  # with several contexts: oid -> row version (Z_OPT)
+        self.read_only = False
+
+    @property
+    def context(self):
+        return self.contexts[self.current]
+
+    @context.setter
+    def context(self, value):
+        self.contexts[self.current] = value
+
+    def several_contexts(self):
+        return len(self.contexts) > 1
 
     def handle(self, kind, body):
         method = getattr(self, "request_" + kind, None)
         if method is None:
             raise StoreError("unsupported", "this store does not know the request '%s'" % kind)
-        return method(body)
+        if kind in ("addContext", "inContext") or not self.several_contexts():
+            return method(body)
+        self.synchronize(self.current)
+        answer = method(body)
+        context = self.context
+        for key in ("object", "destination"):
+            oid = self.ids.get(body.get(key)) if isinstance(body, dict) else None
+            if oid is not None and oid in context.graph:
+                context.registered.add(oid)
+        context.registered |= context.inserted | context.changed | context.deleted
+        return answer
 
     def live(self, name):
         oid = self.ids.get(name)
@@ -729,38 +791,95 @@ class Store:
         return "done", {}
 
     def request_save(self, body):
-        candidate = self.context.copy()
-        problem = candidate.commit(body.get("policy", "error"))
+        policy = body.get("policy", "error")
+        parent = self.parent_of[self.current]
+        context = self.context
+        candidate = context.copy()
+        if parent is not None:
+            # A child's save goes to its parent context, not to the store (contract 1.4).
+            problem = candidate.commit(policy, checks_constraints=False)
+            if problem is not None:
+                return "saveFailed", {"_0": problem}
+            self.push(context, candidate.last_saved, parent)
+            self.context = candidate
+            return "saved", {}
+        if self.read_only and context.has_changes():
+            return "saveFailed", {"_0": failure(FILE_WRITE_NO_PERMISSION)}
+        several = self.several_contexts()
+        resolve = (lambda c: self.resolve_conflicts(c, policy)) if several else None
+        problem = candidate.commit(policy, resolve_conflicts=resolve)
         if problem is not None:
             return "saveFailed", {"_0": problem}
+        self.write_rows(candidate, several)
         self.context = candidate
         return "saved", {}
 
+    def write_rows(self, candidate, several):
+        """Passes what a save on the store wrote to its rows, transient values left out."""
+        if not several:
+            self.persistent = {oid: self.stored(record) for oid, record in candidate.saved.items()}
+            return
+        for oid in candidate.last_saved:
+            if oid in candidate.graph:
+                self.persistent[oid] = self.stored(candidate.graph[oid])
+                self.versions[oid] = self.versions.get(oid, 0) + 1
+                candidate.read_versions[oid] = self.versions[oid]
+            else:
+                self.persistent.pop(oid, None)
+                self.versions.pop(oid, None)
+                candidate.read_versions.pop(oid, None)
+
+    def stored(self, record):
+        """A record as the store keeps it: transient attributes at their defaults."""
+        copy_ = record.__deepcopy__(None)
+        for name, attribute in self.schema.entities[record.entity]["attributes"].items():
+            if attribute["isTransient"]:
+                copy_.attributes[name] = attribute["default"]
+        return copy_
+
     def request_reset(self, body):
-        self.context.reset()
+        if self.several_contexts():
+            self.context.reset({})
+            self.synchronize(self.current)
+        else:
+            self.context.reset(self.persistent)
         return "done", {}
 
     def request_reopen(self, body):
         # In memory, closing and opening again on the same data is a reset (contract §4.7).
-        self.context.reset()
+        self.reset_all(read_only=False)
         return "done", {}
+
+    def reset_all(self, read_only):
+        """Every context loses its pending changes and what it read, as a reopen does."""
+        self.read_only = read_only
+        if not self.several_contexts():
+            self.context.reset(self.persistent)
+            return
+        for name in self.contexts:
+            self.contexts[name].reset({})
+        for name in self.contexts:
+            self.synchronize(name)
 
     def request_reopenWithModel(self, body):
         """Closes the store and opens its saved objects with another model version (contract
         1.3): migrated when `migrate` is "lightweight" and the version hashes differ, refused with
         134100 when it is "none". On a failure nothing changes: the store keeps its objects and
         the model it had (pending changes are discarded either way, as by a reopen)."""
-        self.context.reset()
+        if self.several_contexts():
+            raise StoreError("unsupported", "this store migrates a store with one context only")
+        self.reset_all(read_only=False)
         try:
             mapping = migration.plan(self.exported, body["model"], body.get("migrate", "lightweight"))
             schema = Schema(body["model"])
             saved = migration.migrate(mapping, schema, self.context.saved, Record) \
-                if mapping.needs_migration else self.context.saved
+                if mapping.needs_migration else self.persistent
         except migration.OpenFailure as failure:
             return "openFailed", {"_0": {"code": failure.code, "message": failure.message}}
         self.exported, self.schema = body["model"], schema
         self.context = self.context_class(schema)
         self.context.saved = saved
+        self.persistent = saved
         self.context.reset()
         return "done", {}
 
@@ -802,6 +921,7 @@ class Store:
                              "only a query (exists, value, related, count) reads the saved state, not '%s'" % kind)
         view = object.__new__(type(self))
         view.schema, view.ids = self.schema, self.ids
+        view.contexts, view.current, view.parent_of = {}, "main", {"main": None}
         view.context = self.context_class(self.schema)
-        view.context.saved = view.context.graph = self.context.saved  # read only: nothing here changes it
+        view.context.saved = view.context.graph = self.persistent  # read only: nothing here changes it
         return view.handle(kind, query)

@@ -16,11 +16,11 @@ public struct CoreDataStoreAdapter: StoreAdapter {
 
     public var name: String { "coredata" }
 
-    /// Reading the saved state apart from pending changes (a second context on the coordinator)
-    /// and opening the saved data with another model version (`addPersistentStore` with the
-    /// migration options and a second `NSManagedObjectModel`) are not written yet: those
-    /// scenarios are skipped rather than failed.
-    public var unsupportedFeatures: Set<Feature> { [.savedState, .migration] }
+    /// Reading the saved state apart from pending changes (a second context on the coordinator),
+    /// opening the saved data with another model version (`addPersistentStore` with the
+    /// migration options and a second `NSManagedObjectModel`) and several contexts (contract
+    /// 1.4) are not written yet: those scenarios are skipped rather than failed.
+    public var unsupportedFeatures: Set<Feature> { [.savedState, .migration, .contexts, .childContexts] }
 
     public func openStore(_ setup: StoreSetup) throws -> any ConformanceStore {
         try CoreDataConformanceStore(setup)
@@ -49,8 +49,9 @@ final class CoreDataConformanceStore: ConformanceStore {
 
     private var storeURL: URL { directory.appendingPathComponent("store.sqlite") }
 
-    private func openPersistentStore() throws {
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: storeURL, options: nil)
+    private func openPersistentStore(readOnly: Bool = false) throws {
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: storeURL,
+                                           options: readOnly ? [NSReadOnlyPersistentStoreOption: true] : nil)
         context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
     }
@@ -146,6 +147,48 @@ final class CoreDataConformanceStore: ConformanceStore {
             return .objects(destinations.map { names[$0.objectID] ?? $0.objectID.uriRepresentation().absoluteString })
         case .count(let entity):
             return .count(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: entity)))
+        case .refresh(let name, let mergeChanges):
+            guard let id = objectIDs[name], let object = context.registeredObject(for: id) ?? (try? context.existingObject(with: id)) else {
+                throw StoreAdapterError(.noSuchObject, "no object named '\(name)'")
+            }
+            context.refresh(object, mergeChanges: mergeChanges)
+            return .done
+        case .refreshAll:
+            context.refreshAllObjects()
+            return .done
+        case .validate(let name, let attribute, let value):
+            let object = try liveObject(name)
+            var candidate: AnyObject? = try foundationValue(value, for: attribute, of: object) as AnyObject?
+            do {
+                try object.validateValue(&candidate, forKey: attribute)
+                return .valid
+            } catch let error as NSError {
+                return .invalid(saveFailure(error))
+            }
+        case .changes:
+            func named(_ objects: Set<NSManagedObject>) -> [String] { objects.compactMap { names[$0.objectID] } }
+            return .changes(ContextChanges(hasChanges: context.hasChanges, inserted: named(context.insertedObjects),
+                                           updated: named(context.updatedObjects), deleted: named(context.deletedObjects)))
+        case .isDeleted(let name):
+            guard let id = objectIDs[name], let object = context.registeredObject(for: id) else { return .isDeleted(false) }
+            return .isDeleted(object.isDeleted)
+        case .fetch(let request):
+            let fetch = NSFetchRequest<NSManagedObject>(entityName: request.entity)
+            // The loader parsed the predicate; NSPredicate reads the same text (contract §4.11).
+            if let predicate = request.predicate { fetch.predicate = NSPredicate(format: predicate.format) }
+            fetch.sortDescriptors = request.sortDescriptors.map { NSSortDescriptor(key: $0.key, ascending: $0.ascending) }
+            fetch.includesPendingChanges = request.includesPendingChanges
+            fetch.fetchLimit = request.fetchLimit
+            fetch.fetchOffset = request.fetchOffset
+            return .objects(try context.fetch(fetch).map { names[$0.objectID] ?? $0.objectID.uriRepresentation().absoluteString })
+        case .reopenWithOptions(let options):
+            context.reset()
+            for store in coordinator.persistentStores { try coordinator.remove(store) }
+            try openPersistentStore(readOnly: options.readOnly)
+            return .done
+        case .addContext, .inContext:
+            throw StoreAdapterError(.unsupported, "the Core Data adapter runs one context; it lists 'contexts' and "
+                + "'child-contexts' as unsupported")
         }
     }
 

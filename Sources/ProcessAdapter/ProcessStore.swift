@@ -81,6 +81,8 @@ final class ProcessStore: ConformanceStore {
             throw connection.broken("answered \(label) with \(ShimMessage.quoted(answer.line)), which is not a "
                 + "valid \"\(answer.kind)\" message (docs/adapter-contract.md §7)", waitForExit: false)
         }
+        var request = request
+        if case .inContext(_, let inner) = request { request = inner }
         switch (request, response) {
         case (.insert(let entity, let object, _), _):
             entityOfObject[object] = entity
@@ -157,6 +159,17 @@ final class ProcessStore: ConformanceStore {
         case .value(let object, let attribute): ("value '\(object).\(attribute)'", ["value"])
         case .related(let object, let relationship): ("related '\(object).\(relationship)'", ["objects"])
         case .count(let entity): ("count \(entity)", ["count"])
+        case .addContext(let name, let parent):
+            ("add context '\(name)'" + (parent.map { " (child of '\($0)')" } ?? " (on the store)"), ["done"])
+        case .inContext(let context, let request):
+            (describe(request).label + " in '\(context)'", describe(request).answers)
+        case .refresh(let object, let mergeChanges): ("refresh '\(object)' (mergeChanges: \(mergeChanges))", ["done"])
+        case .refreshAll: ("refreshAll", ["done"])
+        case .validate(let object, let attribute, _): ("validate '\(object).\(attribute)'", ["valid", "invalid"])
+        case .changes: ("changes", ["changes"])
+        case .isDeleted(let object): ("isDeleted '\(object)'", ["isDeleted"])
+        case .fetch(let request): ("fetch \(request)", ["objects"])
+        case .reopenWithOptions(let options): ("reopen (\(options))", ["done"])
         }
     }
 }

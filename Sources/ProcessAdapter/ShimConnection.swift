@@ -59,6 +59,9 @@ final class ShimConnection: @unchecked Sendable {
             }
             features.insert(feature)
         }
+        // A shim that names no minor version, or an older one, was written before the features
+        // later minor versions added: they are skipped for it rather than failed.
+        features.formUnion(Feature.introduced(after: hello.contractMinorVersion ?? 3))
         shimName = hello.name
         unsupportedFeatures = features
     }

@@ -18,6 +18,9 @@ enum ShimMessage {
 
     struct HelloAnswer: Decodable {
         var contractMajorVersion: Int
+        /// The minor version the shim implements (since 1.4); absent means 1.3 or earlier, and
+        /// the features of later minor versions are skipped (`Feature.introduced(after:)`).
+        var contractMinorVersion: Int?
         var name: String?
         var unsupportedFeatures: [String]?
     }

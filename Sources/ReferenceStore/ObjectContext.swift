@@ -1,6 +1,16 @@
 import Conformance
 import DataModel
 
+/// What a store's conflict check did to a save's candidate state.
+enum ConflictResolution {
+    /// Nothing to resolve.
+    case unchanged
+    /// Newer values were merged in; the state is validated again.
+    case merged
+    /// The save fails with this.
+    case failed(SaveFailure)
+}
+
 /// The working state of a reference store: the saved graph plus pending changes, like an
 /// `NSManagedObjectContext` over its persistent store.
 ///
@@ -8,15 +18,28 @@ import DataModel
 /// save changes nothing (contract §4.3).
 struct ObjectContext {
     let schema: StoreSchema
-    /// The data as of the last successful save.
-    private(set) var saved = ObjectGraph()
+    /// The objects as the context last read them from its parent (the store, or the parent
+    /// context) or last saved them: the snapshot pending changes are measured against. Transient
+    /// values are kept here as the context last had them, so a save does not turn them into
+    /// changes; the store's own rows have them at their defaults.
+    var saved = ObjectGraph()
     /// The current objects, pending-deleted ones included until the save removes them.
-    private(set) var graph = ObjectGraph()
-    private(set) var inserted = ObjectSet()
-    private(set) var deleted = ObjectSet()
+    var graph = ObjectGraph()
+    var inserted = ObjectSet()
+    var deleted = ObjectSet()
     /// Objects whose attributes or relationships changed since the last save (inserted ones
     /// included): the ones a save validates.
-    private(set) var changed = ObjectSet()
+    var changed = ObjectSet()
+    /// With several contexts: the objects this context has read or changed since it was last
+    /// reset ("registered" in Core Data's words). The others follow their parent as it changes;
+    /// these keep the values the context read until they are refreshed.
+    var registered = ObjectSet()
+    /// With several contexts, for a context on the store: the version of each object's row when
+    /// the context read it (Core Data's `Z_OPT`), checked at save for optimistic locking.
+    var readVersions: [ObjectID: Int] = [:]
+    /// The objects the last successful save wrote (inserted, changed or deleted), for the store
+    /// to pass on to its rows or to the parent context.
+    var lastSaved: [ObjectID] = []
 
     init(schema: StoreSchema) {
         self.schema = schema
@@ -218,23 +241,45 @@ struct ObjectContext {
     // MARK: Save and reset
 
     /// Validates and commits every pending change, or fails and changes nothing.
-    mutating func save(policy: MergePolicy) -> SaveFailure? {
+    /// `resolvingConflicts` runs after validation and before uniqueness constraints: the store's
+    /// optimistic-locking check, which may fail the save or merge newer values in (answering
+    /// whether it changed anything). `checksConstraints` is false for a child context, whose
+    /// save goes to its parent, not to the store that enforces them.
+    mutating func save(policy: MergePolicy, checksConstraints: Bool = true,
+                       resolvingConflicts: (inout ObjectContext) -> ConflictResolution = { _ in .unchanged })
+        -> SaveFailure? {
         var candidate = self
-        if let failure = candidate.commit(policy: policy) { return failure }
+        if let failure = candidate.commit(policy: policy, checksConstraints: checksConstraints,
+                                          resolvingConflicts: resolvingConflicts) { return failure }
         self = candidate
         return nil
     }
 
-    private mutating func commit(policy: MergePolicy) -> SaveFailure? {
+    private mutating func commit(policy: MergePolicy, checksConstraints: Bool,
+                                 resolvingConflicts: (inout ObjectContext) -> ConflictResolution) -> SaveFailure? {
         if let failure = SaveValidator(context: self).failure() { return failure }
-        var resolver = ConstraintResolver(policy: policy)
-        do {
-            let merged = try resolver.resolve(in: &self)
-            // A merge moves values and deletes losers; what it leaves must be valid too.
-            if merged, let failure = SaveValidator(context: self).failure() { return failure }
-        } catch {
-            return error.failure
+        switch resolvingConflicts(&self) {
+        case .failed(let failure): return failure
+        case .merged:
+            // Merged values must be valid too.
+            if let failure = SaveValidator(context: self).failure() { return failure }
+        case .unchanged: break
         }
+        if checksConstraints {
+            var resolver = ConstraintResolver(policy: policy)
+            do {
+                let merged = try resolver.resolve(in: &self)
+                // A merge moves values and deletes losers; what it leaves must be valid too.
+                if merged, let failure = SaveValidator(context: self).failure() { return failure }
+            } catch {
+                return error.failure
+            }
+        }
+        var written = ObjectSet()
+        for id in inserted { written.insert(id) }
+        for id in changed { written.insert(id) }
+        for id in deleted { written.insert(id) }
+        lastSaved = Array(written)
         purgeDeletedObjects()
         saved = graph
         inserted.removeAll()
@@ -270,11 +315,15 @@ struct ObjectContext {
         deleted.removeAll()
     }
 
-    /// Discards every pending change (contract §4.7).
-    mutating func reset() {
-        graph = saved
+    /// Discards every pending change (contract §4.7) and every value read, starting again from
+    /// `parent`: the store's rows for a context on the store.
+    mutating func reset(to parent: ObjectGraph) {
+        graph = parent
+        saved = parent
         inserted.removeAll()
         deleted.removeAll()
         changed.removeAll()
+        registered.removeAll()
+        readVersions = [:]
     }
 }

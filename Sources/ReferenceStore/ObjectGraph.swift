@@ -45,6 +45,11 @@ struct ObjectGraph: Equatable {
         count -= 1
     }
 
+    /// Puts `record` at `id`, replacing what was there.
+    mutating func replace(_ id: ObjectID, with record: ObjectRecord) {
+        if contains(id) { records[id] = record } else { add(record, as: id) }
+    }
+
     /// Changes one record in place (without copying its arrays).
     mutating func modify<T>(_ id: ObjectID, _ body: (inout ObjectRecord) throws -> T) rethrows -> T {
         precondition(contains(id), "object \(id) is not in the graph")

@@ -19,7 +19,10 @@ extension ReferenceStore {
     ///
     /// Any failure leaves the saved data and the model as they were.
     public func reopen(with newModel: Model, modelPath: String, migration: MigrationMode) throws -> StoreResponse {
-        context.reset()
+        guard !hasSeveralContexts else {
+            throw StoreAdapterError(.unsupported, "the reference store migrates a store with one context only")
+        }
+        resetAllContexts(readOnly: false)
         let newSchema = try StoreSchema(model: newModel)
         let needsMigration = SchemaDiff(from: model, to: newModel).needsMigration
         if needsMigration && migration == .none {
@@ -36,12 +39,13 @@ extension ReferenceStore {
         let migrated: ObjectGraph
         do {
             migrated = try Migration(mapping: mapping, from: context.schema, to: newSchema, newModel: newModel)
-                .migrate(context.saved)
+                .migrate(persistent)
         } catch {
             return .openFailed(error)
         }
         model = newModel
         context = ObjectContext(schema: newSchema, saved: migrated)
+        persistent = migrated
         #if DEBUG
         if let violation = context.invariantViolation() {
             preconditionFailure("reference store invariant broken after migrating to '\(newModel.version.name)': \(violation)")

@@ -56,6 +56,19 @@ struct SaveValidator {
         return failures
     }
 
+    /// What `validateValue(_:forKey:)` reports for `value` (contract 1.4): 1570 for a nil in a
+    /// required attribute, else one failure per limit broken; the caller combines them (1560
+    /// for several).
+    static func failures(of value: AttributeValue, for attribute: StoreSchema.AttributeInfo, object: String) -> [SaveFailure] {
+        if value == .null {
+            return attribute.isOptional ? [] : [SaveFailure(code: CoreDataErrorCode.missingMandatoryProperty,
+                                                            object: object, key: attribute.name)]
+        }
+        return attribute.limits.violations(of: value).map {
+            SaveFailure(code: $0, object: object, key: attribute.name, value: value)
+        }
+    }
+
     /// What a relationship holding `count` objects breaks (coredata-semantics §2, INFERRED): a required
     /// to-one that is empty is missing (1570); counts apply to a non-empty to-many, and to an
     /// empty one only when it is required with a `minCount` (1580).

@@ -48,12 +48,16 @@ public final class SQLiteObjectStore {
     private var queue: DatabaseQueue?
     /// The read-only view a `.readOnly` store reads from (a private copy is deleted with it).
     private(set) var snapshot: StoreSnapshot?
-    private(set) var context: ObjectContext
+    var context: ObjectContext
     /// False to delete object by object only, never as a set (`ObjectContext.deleteAsSet`):
     /// for tests that compare the two.
     var allowsSetDeletion = true {
         didSet { context.allowsSetDeletion = allowsSetDeletion }
     }
+    /// Optimistic locking: on when other connections write the same file (a second context on
+    /// the store, contract §4.10). A save then compares each changed or deleted row's `Z_OPT`
+    /// with the version read, and fails with 133020 or merges by its policy.
+    public var detectsConflicts = false
 
     /// Opens the store at `path` for `model`.
     ///
@@ -213,6 +217,10 @@ public final class SQLiteObjectStore {
             try db.inTransaction(.immediate) {
                 var validation = SaveValidation()
                 refusal = ValidationFailure.combining(try validation.failures(in: &working, db))
+                if refusal == nil && detectsConflicts {
+                    refusal = try resolveLockingConflicts(in: &working, policy: mergePolicy, db)
+                    if refusal == nil { refusal = ValidationFailure.combining(try validation.failures(in: &working, db)) }
+                }
                 if refusal == nil {
                     refusal = try ConstraintResolution(policy: mergePolicy).resolve(&working, db)
                 }
@@ -226,8 +234,13 @@ public final class SQLiteObjectStore {
             return refusal
         }
         if let refusal { throw SaveFailedError(failure: refusal) }
-        // Saved: every object is read again from the file when next needed.
+        // Saved: every object is read again from the file when next needed — but a transient
+        // attribute, which the file does not hold, keeps its value in the context until the
+        // object is refreshed or the context reset, as Core Data's does (contract §4.11).
+        let kept = working.transientValuesToKeep()
         context = ObjectContext(schema: schema, highestPrimaryKeys: working.highestPrimaryKeys, allowsSetDeletion: allowsSetDeletion)
+        context.keptTransients = kept
+        if detectsConflicts { context.keepSaved(working) }
     }
 
     /// Discards every pending change, like `NSManagedObjectContext.reset()`.
@@ -348,7 +361,7 @@ public final class SQLiteObjectStore {
         }
     }
 
-    private func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+    func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         guard let queue else { throw closedError }
         snapshot?.restartBudget()
         do {

@@ -54,6 +54,11 @@ struct ConformanceCommand: AsyncParsableCommand {
         "Run only scenarios whose id matches this glob (e.g. 'deny.*'); repeat for several.", valueName: "glob"))
     var filters: [String] = []
 
+    @Option(name: .customLong("exclude"), help: ArgumentHelp(
+        "Leave out scenarios whose id matches this glob (e.g. 'contexts.*'), after --filter; repeat for several.",
+        valueName: "glob"))
+    var exclusions: [String] = []
+
     @Option(help: ArgumentHelp("Output format: text, junit or json.", valueName: "format"))
     var reporter = "text"
 
@@ -126,6 +131,10 @@ struct ConformanceCommand: AsyncParsableCommand {
                 throw ExitCode.inputError
             }
         }
+        for exclusion in exclusions where !scenarios.contains(where: { ExpectedFailures.glob(exclusion, matches: $0.id) }) {
+            print("note: --exclude '\(exclusion)' matches no scenario", to: &standardError)
+        }
+        scenarios.removeAll { scenario in exclusions.contains { ExpectedFailures.glob($0, matches: scenario.id) } }
 
         let expectations: [String: ExpectedFailures]
         do {
@@ -160,7 +169,7 @@ struct ConformanceCommand: AsyncParsableCommand {
         // The command that regenerates the report: every option that shapes the matrix.
         let commandLine = ConformanceCommandLine(
             adapters: requestedAdapters, scenarioDirectory: scenarioDirectory, allowedModelRoots: allowedModelRoots,
-            expectedFailureFiles: expectedFailureFiles, filters: filters, timeLimit: timeLimit)
+            expectedFailureFiles: expectedFailureFiles, filters: filters, exclusions: exclusions, timeLimit: timeLimit)
         let regenerate = commandLine.writingReport(to:)
         let matrix = ConformanceMatrix(
             scenarios: scenarios, summaries: summaries,

@@ -21,6 +21,21 @@ import Testing
         (#"{"value":{"object":"alice","attribute":"age"}}"#, .value(object: "alice", attribute: "age")),
         (#"{"related":{"object":"sales","relationship":"employees"}}"#, .related(object: "sales", relationship: "employees")),
         (#"{"count":{"entity":"Employee"}}"#, .count(entity: "Employee")),
+        // Contract 1.4 (§4.10-§4.12).
+        (#"{"addContext":{"name":"editor"}}"#, .addContext(name: "editor", parent: nil)),
+        (#"{"addContext":{"name":"draft","parent":"main"}}"#, .addContext(name: "draft", parent: "main")),
+        (#"{"inContext":{"context":"editor","request":{"set":{"object":"lamp","attribute":"price","value":12}}}}"#,
+         .inContext(context: "editor", request: .set(object: "lamp", attribute: "price", value: .integer(12)))),
+        (#"{"refresh":{"object":"lamp","mergeChanges":false}}"#, .refresh(object: "lamp", mergeChanges: false)),
+        (#"{"refreshAll":{}}"#, .refreshAll),
+        (#"{"validate":{"object":"lamp","attribute":"quantity","value":11}}"#,
+         .validate(object: "lamp", attribute: "quantity", value: .integer(11))),
+        (#"{"changes":{}}"#, .changes),
+        (#"{"isDeleted":{"object":"lamp"}}"#, .isDeleted(object: "lamp")),
+        (#"{"fetch":{"_0":{"entity":"Item","predicate":{"format":"price > 8","expression":{"comparison":{"_0":{"left":{"keyPath":{"_0":["price"]}},"operator":">","right":{"value":{"_0":8}},"caseInsensitive":false,"diacriticInsensitive":false}}}},"sortDescriptors":[{"key":"price","ascending":true}],"includesPendingChanges":true,"fetchLimit":0,"fetchOffset":0}}}"#,
+         .fetch(FetchRequest(entity: "Item", predicate: try! FetchPredicate(format: "price > 8"),
+                             sortDescriptors: [SortDescriptor(key: "price")]))),
+        (#"{"reopenWithOptions":{"_0":{"readOnly":true}}}"#, .reopenWithOptions(StoreOptions(readOnly: true))),
     ]
 
     static let responses: [(String, StoreResponse)] = [
@@ -32,6 +47,15 @@ import Testing
         (#"{"value":{"_0":42}}"#, .value(.integer(42))),
         (#"{"objects":{"_0":["alice","bob"]}}"#, .objects(["alice", "bob"])),
         (#"{"count":{"_0":2}}"#, .count(2)),
+        (#"{"valid":{}}"#, .valid),
+        (#"{"invalid":{"_0":{"code":1610,"object":"lamp","key":"quantity","value":11,"details":[]}}}"#,
+         .invalid(SaveFailure(code: 1610, object: "lamp", key: "quantity", value: .integer(11)))),
+        (#"{"changes":{"_0":{"hasChanges":true,"inserted":["chair"],"updated":["lamp"],"deleted":[]}}}"#,
+         .changes(ContextChanges(hasChanges: true, inserted: ["chair"], updated: ["lamp"]))),
+        (#"{"isDeleted":{"_0":true}}"#, .isDeleted(true)),
+        (#"{"saveFailed":{"_0":{"code":133020,"objects":["lamp"],"details":[{"code":133020,"object":"lamp","key":"price","details":[]}]}}}"#,
+         .saveFailed(SaveFailure(code: 133020, details: [SaveFailure(code: 133020, object: "lamp", key: "price")], objects: ["lamp"]))),
+        (#"{"saveFailed":{"_0":{"code":513,"details":[]}}}"#, .saveFailed(SaveFailure(code: 513))),
     ]
 
     @Test func theContractsExamplesAreInTheDocument() throws {

@@ -128,7 +128,7 @@ import Testing
         ("{migrate: none}", "'model'"),
         ("{model: /etc}", "'model' must name an .xcdatamodeld bundle, an .xcdatamodel folder or a contents file"),
         ("{model: ../../../../../../../../tmp/Elsewhere.xcdatamodel}", "is outside the scenario folder"),
-        ("[a, b]", "'reopen' takes no arguments, or a mapping {model: <version>, migrate: lightweight|none, fails: <code>}"),
+        ("[a, b]", "'reopen' takes no arguments, a mapping {model: <version>, migrate: lightweight|none, fails: <code>}, or {readOnly: true}"),
     ])
     func aBadReopenIsOneClearError(body: String, message: String) {
         // The steps after it are written for the version it names: they are not checked

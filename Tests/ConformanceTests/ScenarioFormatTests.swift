@@ -151,7 +151,7 @@ import Testing
                 + Feature.allCases.map(\.rawValue).joined(separator: ", "),
             "the model has no entity 'Nobody'",
             "'Employee' has no attribute 'shoeSize'",
-            "unknown step 'frobnicate'; expected one of: insert, set, link, unlink, delete, save, reset, reopen, expect, chain, fanOut",
+            "unknown step 'frobnicate'; expected one of: insert, set, link, unlink, delete, save, reset, reopen, expect, chain, fanOut, refresh, refreshAll, validate",
         ])
         #expect(errors.allSatisfy { $0.line != nil && $0.column != nil })
     }

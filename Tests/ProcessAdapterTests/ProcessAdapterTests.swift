@@ -165,7 +165,7 @@ struct MisbehavingShimTests {
         let command = Repository.python("Tests/ProcessAdapterTests/Shims/misbehaving.py", "wrong-version", "none")
         let error = try #require(throws: StoreAdapterError.self) { try ProcessStoreAdapter.connect(command: command) }
         #expect(error.kind == .storeFailure)
-        #expect(error.message.contains("implements contract version 2.x, but this momlint runs contract 1.3"), "\(error)")
+        #expect(error.message.contains("implements contract version 2.x, but this momlint runs contract 1.4"), "\(error)")
     }
 
     @Test func wrongContractVersionFailsEveryScenarioAndTheRunGoesOn() async throws {

@@ -30,7 +30,7 @@ import Testing
         for (request, expected) in lines {
             #expect(try ShimMessage.line(id: 3, request: request) == expected)
         }
-        #expect(try ShimMessage.line(id: 1, key: "hello", body: ShimMessage.Hello()) == #"{"id":1,"hello":{"contractVersion":"1.3"}}"#)
+        #expect(try ShimMessage.line(id: 1, key: "hello", body: ShimMessage.Hello()) == #"{"id":1,"hello":{"contractVersion":"1.4"}}"#)
         #expect(try ShimMessage.line(id: 9, key: "close", body: ShimMessage.Close()) == #"{"id":9,"close":{}}"#)
         #expect(try ShimMessage.openLine(id: 2, scenario: "s.x", modelPath: "/m.xcdatamodeld", exportedModel: Data(#"{"schemaVersion":1}"#.utf8))
             == #"{"id":2,"open":{"model":{"schemaVersion":1},"modelPath":"/m.xcdatamodeld","scenario":"s.x"}}"#)

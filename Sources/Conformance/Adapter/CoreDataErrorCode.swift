@@ -42,6 +42,9 @@ public enum CoreDataErrorCode {
     /// `NSMigrationMissingMappingModelError`: no mapping model was given and none can be
     /// inferred from the two versions.
     public static let migrationMissingMappingModel = 134140
+    /// `NSFileWriteNoPermissionError` (Foundation, `FoundationErrors.h`): what saving changes to a
+    /// store opened with `NSReadOnlyPersistentStoreOption` fails with (contract 1.4, §4.12).
+    public static let fileWriteNoPermission = 513
 
     /// The Core Data constant's name for a code, for messages and reports.
     public static func name(of code: Int) -> String? {
@@ -49,6 +52,7 @@ public enum CoreDataErrorCode {
     }
 
     private static let names: [Int: String] = [
+        513: "NSFileWriteNoPermissionError",
         1550: "NSManagedObjectValidationError",
         1551: "NSManagedObjectConstraintValidationError",
         1560: "NSValidationMultipleErrorsError",

@@ -1,5 +1,6 @@
 import DataModel
 import Foundation
+import Yams
 
 /// Turns the YAML of one scenario file into a `Scenario`, checking every name against the model
 /// and every object against the steps before it.
@@ -15,6 +16,10 @@ struct ScenarioParser {
     private var objectsOfRemovedEntities: [String: String] = [:]
     /// Features the steps use, with where they are first used, to check the `features` list.
     private var usedFeatures: [Feature: YAMLNode] = [:]
+    /// The contexts the scenario declares (`contexts:`), by name, besides `main`.
+    private var declaredContexts: [String: ContextDeclaration] = [:]
+    /// The context of the step being read, nil for `main`.
+    private var stepContext: String?
 
     /// Every problem found so far; the parser goes on after one, so a file's problems are
     /// reported together.
@@ -29,7 +34,7 @@ struct ScenarioParser {
     }
 
     static let topLevelKeys = ["id", "description", "references", "features", "tags", "openQuestions", "notes",
-                               "timeLimit", "model", "steps"]
+                               "timeLimit", "model", "contexts", "steps"]
 
     /// The most a scenario may allow itself with `timeLimit:`, in seconds.
     static let maximumTimeLimit = 3_600
@@ -127,11 +132,13 @@ struct ScenarioParser {
         }
         model = loaded
 
+        let contexts = attempt { parser throws(ScenarioLoadError) in try parser.contexts(fields["contexts"]) } ?? []
         var steps: [Step] = []
         if let stepNodes = attempt({ _ throws(ScenarioLoadError) in try fields["steps"]!.sequence("'steps'") }) {
             for node in stepNodes {
+                stepContext = nil
                 if let action = attempt({ parser throws(ScenarioLoadError) in try parser.action(from: node) }) {
-                    steps.append(Step(action, line: node.line))
+                    steps.append(Step(action, line: node.line, context: stepContext))
                 } else if Self.isReopenWithArguments(node) {
                     // The steps after it are written against the version it names, which is
                     // unknown: checking them against the old one would only add false errors.
@@ -140,14 +147,93 @@ struct ScenarioParser {
             }
             if stepNodes.isEmpty { errors.append(fields["steps"]!.error("'steps' is empty")) }
         }
-        for (feature, node) in usedFeatures.sorted(by: { $0.key < $1.key }) where !features.contains(feature) {
+        for (feature, node) in usedFeatures.sorted(by: { $0.key < $1.key }) where !Feature.expanded(features).contains(feature) {
             errors.append(node.error("this step needs feature '\(feature.rawValue)'; add it to 'features' so adapters "
                 + "that lack it skip the scenario"))
         }
         guard errors.isEmpty, let id, let summary, let references else { return nil }
         return Scenario(id: id, summary: summary, references: references, features: features, tags: tags,
                         openQuestions: openQuestions, notes: notes, modelPath: modelPath, model: loaded,
-                        steps: steps, timeLimit: timeLimit, file: file, idLine: idNode.line)
+                        steps: steps, contexts: contexts, timeLimit: timeLimit, file: file, idLine: idNode.line)
+    }
+
+    // MARK: Contexts
+
+    /// `contexts: {editor: {}, draft: {parent: main}, worker: {mergePolicy: overwrite}}`: the
+    /// contexts besides `main`, created in this order; one without `parent` is on the store.
+    private mutating func contexts(_ node: YAMLNode?) throws(ScenarioLoadError) -> [ContextDeclaration] {
+        guard let node else { return [] }
+        var result: [ContextDeclaration] = []
+        for (name, keyNode, body) in try node.mapping("'contexts'") {
+            // Each declaration on its own: one mistake does not hide the next.
+            if let declaration = attempt({ parser throws(ScenarioLoadError) in
+                try parser.context(named: name, at: keyNode, body)
+            }) {
+                declaredContexts[name] = declaration
+                result.append(declaration)
+            }
+        }
+        return result
+    }
+
+    /// One entry of `contexts:`.
+    private mutating func context(named name: String, at keyNode: YAMLNode,
+                                  _ body: YAMLNode) throws(ScenarioLoadError) -> ContextDeclaration {
+        guard name.range(of: #"^[A-Za-z_][A-Za-z0-9_-]*$"#, options: .regularExpression) != nil else {
+            throw keyNode.error("context name '\(name)' must start with a letter and hold only letters, digits, '_' and '-'")
+        }
+        guard name != ContextDeclaration.defaultName else {
+            throw keyNode.error("'\(name)' is the default context, which every scenario has; declare only the others")
+        }
+        let fields = body.isNull ? [:] : try body.fields("context '\(name)'", allowed: ["parent", "mergePolicy"])
+        var declaration = ContextDeclaration(name: name)
+        if let parentNode = fields["parent"] {
+            let parent = try parentNode.string("'parent'")
+            guard parent == ContextDeclaration.defaultName || declaredContexts[parent] != nil else {
+                throw parentNode.error("no context '\(parent)' is declared before '\(name)'; a parent is '\(ContextDeclaration.defaultName)' or a context listed above")
+            }
+            declaration.parent = parent
+            usedFeatures[.childContexts] = usedFeatures[.childContexts] ?? keyNode
+        } else {
+            usedFeatures[.contexts] = usedFeatures[.contexts] ?? keyNode
+        }
+        if let policyNode = fields["mergePolicy"] {
+            declaration.mergePolicy = try mergePolicy(policyNode)
+        }
+        return declaration
+    }
+
+    /// A step's body without its `context:` key, which names the context the step works in.
+    private mutating func withoutContext(_ body: YAMLNode, step: String) throws(ScenarioLoadError) -> YAMLNode {
+        guard let mapping = body.node.mapping,
+              let pair = mapping.first(where: { $0.key.scalar?.string == "context" }) else { return body }
+        let node = YAMLNode(node: pair.value, file: body.file)
+        let name = try node.string("'context'")
+        guard name == ContextDeclaration.defaultName || declaredContexts[name] != nil else {
+            throw node.error("no context '\(name)' is declared; declare it under 'contexts:' (the default is '\(ContextDeclaration.defaultName)')")
+        }
+        guard !["chain", "fanOut", "reopen"].contains(step) else {
+            throw node.error("'\(step)' does not take a context: it works on the whole store")
+        }
+        stepContext = name == ContextDeclaration.defaultName ? nil : name
+        let rest = mapping.filter { $0.key.scalar?.string != "context" }
+        return YAMLNode(node: .mapping(Node.Mapping(rest.map { ($0.key, $0.value) }, mapping.tag, mapping.style, mapping.mark)),
+                        file: body.file)
+    }
+
+    /// The merge policy a save in the step's context uses when it names none.
+    private var contextMergePolicy: MergePolicy {
+        stepContext.flatMap { declaredContexts[$0]?.mergePolicy } ?? .error
+    }
+
+    private mutating func mergePolicy(_ node: YAMLNode) throws(ScenarioLoadError) -> MergePolicy {
+        let name = try node.string("'policy'")
+        guard let known = MergePolicy(rawValue: name) else {
+            throw node.error("unknown merge policy '\(name)'; expected one of: "
+                + MergePolicy.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if known != .error { usedFeatures[.mergePolicy] = usedFeatures[.mergePolicy] ?? node }
+        return known
     }
 
     /// A `reopen` step with something after the key (a model version, or a mistake).
@@ -166,13 +252,16 @@ struct ScenarioParser {
     // MARK: Steps
 
     static let stepNames = ["insert", "set", "link", "unlink", "delete", "save", "reset", "reopen", "expect",
-                            "chain", "fanOut"]
+                            "chain", "fanOut", "refresh", "refreshAll", "validate"]
 
     private mutating func action(from node: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
         if node.node.scalar != nil {
             switch try node.string("a step") {
             case "save": return .save(policy: .error, outcome: .succeeds)
             case "reset": return .reset
+            case "refreshAll":
+                usedFeatures[.refresh] = usedFeatures[.refresh] ?? node
+                return .refreshAll
             case "reopen":
                 usedFeatures[.reopen] = usedFeatures[.reopen] ?? node
                 return .reopen
@@ -181,9 +270,13 @@ struct ScenarioParser {
             }
         }
         let pairs = try node.mapping("a step")
-        guard pairs.count == 1, let (name, keyNode, body) = pairs.first else {
+        guard pairs.count == 1, let (name, keyNode, given) = pairs.first else {
             throw node.error("a step is a mapping with exactly one key, the step's name ("
                 + Self.stepNames.joined(separator: ", ") + ")")
+        }
+        var body = try withoutContext(given, step: name)
+        if name == "delete", let mapping = body.node.mapping, mapping.count == 1, mapping.first?.key.scalar?.string == "objects" {
+            body = YAMLNode(node: mapping.first!.value, file: body.file)
         }
         switch name {
         case "insert": return try insert(body)
@@ -202,12 +295,27 @@ struct ScenarioParser {
         case "chain": return try chain(body)
         case "fanOut": return try fanOut(body)
         case "save": return try save(body)
+        case "reopen" where body.node.mapping?.contains(where: { $0.key.scalar?.string == "readOnly" }) ?? false:
+            let fields = try body.fields("'reopen'", allowed: ["readOnly"])
+            usedFeatures[.reopen] = usedFeatures[.reopen] ?? keyNode
+            usedFeatures[.storeOptions] = usedFeatures[.storeOptions] ?? keyNode
+            return .reopenWithOptions(StoreOptions(readOnly: try fields["readOnly"]!.bool("'readOnly'")))
         case "reopen" where body.node.mapping.map({ !$0.isEmpty }) ?? false:
             return try reopenWithModel(body, at: keyNode)
+        case "refresh":
+            let fields = try body.fields("'refresh'", allowed: ["object", "mergeChanges"], required: ["object", "mergeChanges"])
+            usedFeatures[.refresh] = usedFeatures[.refresh] ?? keyNode
+            return .refresh(object: try knownObject(fields["object"]!), mergeChanges: try fields["mergeChanges"]!.bool("'mergeChanges'"))
+        case "refreshAll":
+            guard body.isNull || (body.node.mapping?.isEmpty ?? false) else { throw body.error("'refreshAll' takes only 'context'") }
+            usedFeatures[.refresh] = usedFeatures[.refresh] ?? keyNode
+            return .refreshAll
+        case "validate":
+            return try validate(body, at: keyNode)
         case "reset", "reopen":
             guard body.isNull || (body.node.mapping?.isEmpty ?? false) else {
                 throw body.error(name == "reopen"
-                    ? "'reopen' takes no arguments, or a mapping {model: <version>, migrate: lightweight|none, fails: <code>}"
+                    ? "'reopen' takes no arguments, a mapping {model: <version>, migrate: lightweight|none, fails: <code>}, or {readOnly: true}"
                     : "'\(name)' takes no arguments")
             }
             if name == "reopen" { usedFeatures[.reopen] = usedFeatures[.reopen] ?? keyNode }
@@ -446,18 +554,10 @@ struct ScenarioParser {
     }
 
     private mutating func save(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
-        if body.isNull { return .save(policy: .error, outcome: .succeeds) }
+        if body.isNull || (body.node.mapping?.isEmpty ?? false) { return .save(policy: contextMergePolicy, outcome: .succeeds) }
         let fields = try body.fields("'save'", allowed: ["policy", "fails", "object", "key", "details", "value", "objects"])
-        var policy = MergePolicy.error
-        if let node = fields["policy"] {
-            let name = try node.string("'policy'")
-            guard let known = MergePolicy(rawValue: name) else {
-                throw node.error("unknown merge policy '\(name)'; expected one of: "
-                    + MergePolicy.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            policy = known
-            if policy != .error { usedFeatures[.mergePolicy] = usedFeatures[.mergePolicy] ?? node }
-        }
+        var policy = contextMergePolicy
+        if let node = fields["policy"] { policy = try mergePolicy(node) }
         guard let failsNode = fields["fails"] else {
             for key in ["object", "key", "details", "value", "objects"] where fields[key] != nil {
                 throw fields[key]!.error("'\(key)' describes a failure; add 'fails: <code>'")
@@ -477,6 +577,41 @@ struct ScenarioParser {
         return .save(policy: policy, outcome: .fails(failure))
     }
 
+    /// `validate: {object, key, value, fails, details}`: `validateValue(_:forKey:)` of `value`
+    /// for an attribute, without setting it; without `fails` the value must pass.
+    private mutating func validate(_ body: YAMLNode, at keyNode: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
+        let fields = try body.fields("'validate'", allowed: ["object", "key", "value", "fails", "details"],
+                                     required: ["object", "key", "value"])
+        usedFeatures[.validate] = usedFeatures[.validate] ?? keyNode
+        let object = try knownObject(fields["object"]!)
+        let keyField = fields["key"]!
+        let key = try keyField.string("'key'")
+        let entity = entityOfObject[object]!
+        guard let type = model!.property(named: key, in: entity)?.asAttribute?.attributeType else {
+            throw keyField.error("'\(entity.name)' has no attribute '\(key)'")
+        }
+        let value: AttributeValue
+        do {
+            value = try fields["value"]!.attributeValue("'value'").coerced(to: type)
+        } catch {
+            throw fields["value"]!.error("'\(entity.name).\(key)' is \(type.xmlName): \(error)")
+        }
+        guard let failsNode = fields["fails"] else {
+            if let details = fields["details"] { throw details.error("'details' describes a failure; add 'fails: <code>'") }
+            return .validate(object: object, attribute: key, value: value, outcome: nil)
+        }
+        var failure = ExpectedFailure(code: try failsNode.int("'fails' (a Core Data error code)"))
+        if failure.code != CoreDataErrorCode.multipleErrors {
+            // A single failure is about the object and key validated.
+            failure.object = object
+            failure.key = key
+        }
+        if let detailsNode = fields["details"] {
+            failure.details = try detailsNode.sequence("'details'").map { node throws(ScenarioLoadError) in try detail(node) }
+        }
+        return .validate(object: object, attribute: key, value: value, outcome: failure)
+    }
+
     /// What a store must support to report `code`: Deny is a delete rule, the validation codes
     /// need validation, the constraint merge codes need constraints.
     private mutating func noteFeatures(ofCode code: Int, at node: YAMLNode) {
@@ -485,7 +620,10 @@ struct ScenarioParser {
         case CoreDataErrorCode.relationshipDeniedDelete: feature = .deleteRules
         case CoreDataErrorCode.multipleErrors: feature = nil  // its details say
         case 1550...1699: feature = .validation
+        case CoreDataErrorCode.managedObjectMerge where declaredContexts.values.contains(where: { $0.parent == nil }):
+            feature = .contexts  // an optimistic-locking conflict between contexts on the store
         case CoreDataErrorCode.managedObjectConstraintMerge, CoreDataErrorCode.managedObjectMerge: feature = .constraints
+        case CoreDataErrorCode.fileWriteNoPermission: feature = .storeOptions
         default: feature = nil
         }
         if let feature { usedFeatures[feature] = usedFeatures[feature] ?? node }
@@ -523,17 +661,18 @@ struct ScenarioParser {
                 }
             }
             failure.value = value
-            usedFeatures[.errorDetails] = usedFeatures[.errorDetails] ?? node
+            usedFeatures[.errorValues] = usedFeatures[.errorValues] ?? node
         }
         if let node = fields["objects"] {
             failure.objects = try node.sequence("'objects'").map { node throws(ScenarioLoadError) in try knownObject(node) }
-            usedFeatures[.errorDetails] = usedFeatures[.errorDetails] ?? node
+            usedFeatures[.conflictObjects] = usedFeatures[.conflictObjects] ?? node
         }
     }
 
     // MARK: Expectations
 
-    static let expectationKeys = ["exists", "gone", "count", "values", "related", "includes", "exactlyOne", "saved"]
+    static let expectationKeys = ["exists", "gone", "count", "values", "related", "includes", "exactlyOne", "saved",
+                                  "hasChanges", "inserted", "updated", "deleted", "isDeleted", "fetch"]
 
     /// The checks of an `expect` step, and whether they read the saved state alone (`saved: true`).
     private mutating func expectations(_ body: YAMLNode) throws(ScenarioLoadError) -> ([Expectation], saved: Bool) {
@@ -587,13 +726,126 @@ struct ScenarioParser {
                 var values: [String: AttributeValue] = [:]
                 if let valuesNode = fields["values"] { values = try attributeValues(valuesNode, of: entity) }
                 result.append(.exactlyOne(of: candidates, values: values))
+            case "hasChanges":
+                usedFeatures[.changeTracking] = usedFeatures[.changeTracking] ?? keyNode
+                result.append(.hasChanges(try value.bool("'hasChanges'")))
+            case "inserted", "updated", "deleted":
+                usedFeatures[.changeTracking] = usedFeatures[.changeTracking] ?? keyNode
+                let names = value.isNull ? [] : try value.oneOrMany("'\(key)'").map { node throws(ScenarioLoadError) in
+                    try knownObject(node)
+                }
+                result.append(.changeSet(ChangeKind(rawValue: key)!, objects: names))
+            case "isDeleted":
+                usedFeatures[.changeTracking] = usedFeatures[.changeTracking] ?? keyNode
+                for (object, objectNode, flag) in try value.mapping("'isDeleted'") {
+                    _ = try knownObject(objectNode)
+                    result.append(.isDeleted(object: object, try flag.bool("'isDeleted'")))
+                }
+            case "fetch":
+                usedFeatures[.fetchRequests] = usedFeatures[.fetchRequests] ?? keyNode
+                for node in value.oneOrMany("'fetch'") { result.append(try fetch(node)) }
             default:
                 throw keyNode.error("unknown expectation '\(key)'; expected one of: "
                     + Self.expectationKeys.joined(separator: ", "))
             }
         }
         guard !result.isEmpty else { throw body.error("'expect' checks nothing") }
+        if saved, let name = result.lazy.compactMap(Self.contextOnlyKey).first {
+            throw body.error("'saved: true' reads the store's saved data, which has no '\(name)'; check it without 'saved'")
+        }
         return (result, saved)
+    }
+
+    /// The key of an expectation that reads what only a context has (its changes, a fetch).
+    private static func contextOnlyKey(_ expectation: Expectation) -> String? {
+        switch expectation {
+        case .hasChanges: "hasChanges"
+        case .changeSet(let kind, _): kind.rawValue
+        case .isDeleted: "isDeleted"
+        case .fetch: "fetch"
+        default: nil
+        }
+    }
+
+    static let fetchKeys = ["entity", "where", "sortBy", "includesPendingChanges", "limit", "offset", "result"]
+
+    /// `fetch: {entity, where, sortBy, includesPendingChanges, limit, offset, result}`: a fetch
+    /// request and the objects it returns (in order when it sorts).
+    private mutating func fetch(_ node: YAMLNode) throws(ScenarioLoadError) -> Expectation {
+        let fields = try node.fields("a fetch", allowed: Self.fetchKeys, required: ["entity", "result"])
+        let entityNode = fields["entity"]!
+        let entityName = try entityNode.string("'entity'")
+        guard let entity = model!.entity(named: entityName) else { throw entityNode.error("the model has no entity '\(entityName)'") }
+        var request = FetchRequest(entity: entityName)
+        if let whereNode = fields["where"] {
+            let format = try whereNode.string("'where' (a predicate)")
+            do {
+                request.predicate = try FetchPredicate(format: format)
+            } catch {
+                throw whereNode.error("cannot read the predicate '\(format)': \(error)")
+            }
+            for path in request.predicate!.expression.keyPaths {
+                if let problem = keyPathProblem(path, from: entity, sorting: false) { throw whereNode.error(problem) }
+            }
+        }
+        if let sortNode = fields["sortBy"] {
+            for item in sortNode.oneOrMany("'sortBy'") {
+                var descriptor: SortDescriptor
+                if item.node.scalar != nil {
+                    descriptor = SortDescriptor(key: try item.string("a sort key"))
+                } else {
+                    let parts = try item.fields("a sort descriptor", allowed: ["key", "ascending"], required: ["key"])
+                    descriptor = SortDescriptor(key: try parts["key"]!.string("'key'"),
+                                                ascending: try parts["ascending"]?.bool("'ascending'") ?? true)
+                }
+                if let problem = keyPathProblem(descriptor.key.split(separator: ".").map(String.init), from: entity, sorting: true) {
+                    throw item.error(problem)
+                }
+                request.sortDescriptors.append(descriptor)
+            }
+        }
+        if let pending = fields["includesPendingChanges"] { request.includesPendingChanges = try pending.bool("'includesPendingChanges'") }
+        for (key, keyPath) in [("limit", \FetchRequest.fetchLimit), ("offset", \FetchRequest.fetchOffset)] {
+            guard let number = fields[key] else { continue }
+            let count = try number.int("'\(key)'")
+            guard count >= 0 else { throw number.error("'\(key)' must be 0 or more") }
+            guard !request.sortDescriptors.isEmpty else {
+                throw number.error("a fetch with '\(key)' needs 'sortBy': without sort descriptors which objects come first is unspecified")
+            }
+            request[keyPath: keyPath] = count
+        }
+        let resultNode = fields["result"]!
+        let names = resultNode.isNull ? [] : try resultNode.oneOrMany("'result'").map { node throws(ScenarioLoadError) in
+            try knownObject(node)
+        }
+        return .fetch(request, objects: names)
+    }
+
+    /// Why a key path does not fit the entity: each step but the last a to-one relationship,
+    /// the last an attribute (or, in a predicate, a to-one compared with nil).
+    private func keyPathProblem(_ path: [String], from entity: Entity, sorting: Bool) -> String? {
+        var current = entity
+        for (index, key) in path.enumerated() {
+            guard let property = model!.property(named: key, in: current) else {
+                return "'\(current.name)' has no attribute or relationship '\(key)' (in the key path '\(path.joined(separator: "."))')"
+            }
+            let isLast = index == path.count - 1
+            if let relationship = property.asRelationship {
+                guard !relationship.isToMany else {
+                    return "'\(key)' is a to-many relationship; key paths here go through to-one relationships only"
+                }
+                if isLast {
+                    return sorting ? "sort by an attribute, not the relationship '\(key)'" : nil
+                }
+                guard let next = relationship.destinationEntityName.flatMap(model!.entity(named:)) else {
+                    return "'\(key)' has no destination entity"
+                }
+                current = next
+            } else if !isLast {
+                return "'\(key)' is an attribute; only a to-one relationship can be followed with '.'"
+            }
+        }
+        return nil
     }
 
     // MARK: Names

@@ -4,7 +4,7 @@ import DataModel
 /// the "regenerate it with" message of `--check-report`.
 ///
 /// It repeats every option that changes the matrix — adapters, scenario folder, allowed model
-/// folders, expected-failure lists, filters, a time limit other than the default — so that
+/// folders, expected-failure lists, filters and exclusions, a time limit other than the default — so that
 /// running it writes the matrix the check compared against (and, with `--allow-models-under`,
 /// can load the scenarios at all). Each argument is quoted for a POSIX shell (`shellQuoted`).
 public struct ConformanceCommandLine: Sendable {
@@ -13,17 +13,20 @@ public struct ConformanceCommandLine: Sendable {
     public var allowedModelRoots: [String]
     public var expectedFailureFiles: [String]
     public var filters: [String]
+    /// `--exclude` globs.
+    public var exclusions: [String]
     /// Seconds per scenario; left out when it is the runner's default.
     public var timeLimit: Double
 
     public init(adapters: [String], scenarioDirectory: String? = nil, allowedModelRoots: [String] = [],
-                expectedFailureFiles: [String] = [], filters: [String] = [],
+                expectedFailureFiles: [String] = [], filters: [String] = [], exclusions: [String] = [],
                 timeLimit: Double = ConformanceCommandLine.defaultTimeLimit) {
         self.adapters = adapters
         self.scenarioDirectory = scenarioDirectory
         self.allowedModelRoots = allowedModelRoots
         self.expectedFailureFiles = expectedFailureFiles
         self.filters = filters
+        self.exclusions = exclusions
         self.timeLimit = timeLimit
     }
 
@@ -38,6 +41,7 @@ public struct ConformanceCommandLine: Sendable {
         for root in allowedModelRoots { arguments += ["--allow-models-under", root] }
         for file in expectedFailureFiles { arguments += ["--expected-failures", file] }
         for filter in filters { arguments += ["--filter", filter] }
+        for exclusion in exclusions { arguments += ["--exclude", exclusion] }
         if timeLimit != Self.defaultTimeLimit {
             arguments += ["--time-limit", timeLimit == timeLimit.rounded() && abs(timeLimit) < 1e15
                 ? String(Int64(timeLimit)) : String(timeLimit)]

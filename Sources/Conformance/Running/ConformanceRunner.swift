@@ -32,7 +32,7 @@ public struct ConformanceRunner: Sendable {
 
     /// Runs one scenario: skipped when the adapter lacks a feature it needs.
     public func run(_ scenario: Scenario, adapter: any StoreAdapter) async -> ScenarioResult {
-        let missing = scenario.features.intersection(adapter.unsupportedFeatures).sorted()
+        let missing = Feature.expanded(scenario.features).intersection(Feature.expanded(adapter.unsupportedFeatures)).sorted()
         guard missing.isEmpty else {
             return ScenarioResult(scenarioID: scenario.id, adapterName: adapter.name,
                                   verdict: .skip(missingFeatures: missing), file: scenario.file, seconds: 0)

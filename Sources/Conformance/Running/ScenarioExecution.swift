@@ -17,6 +17,19 @@ struct ScenarioExecution {
         }
         defer { store.close() }
         let current = CurrentModel(model: scenario.model)
+        for declaration in scenario.contexts {
+            do {
+                let request = StoreRequest.addContext(name: declaration.name, parent: declaration.parent)
+                let response = try store.perform(request)
+                guard response == .done else { throw unexpected(response, to: request) }
+            } catch let failure as StepFailure {
+                return .fail(message: "creating context '\(declaration.name)': \(failure.message)", line: nil)
+            } catch let error as StoreAdapterError {
+                return .fail(message: "creating context '\(declaration.name)': \(error.verdictText)", line: nil)
+            } catch {
+                return .fail(message: "creating context '\(declaration.name)': the store threw: \(error)", line: nil)
+            }
+        }
         for step in scenario.steps {
             do {
                 try perform(step, on: store, current: current)
@@ -41,7 +54,20 @@ struct ScenarioExecution {
         init(model: Model) { self.model = model }
     }
 
-    private func perform(_ step: Step, on store: any ConformanceStore, current: CurrentModel) throws {
+    /// A store seen from one context: requests to a context other than `main` travel wrapped
+    /// in `inContext` (contract 1.4).
+    private struct ContextStore {
+        let store: any ConformanceStore
+        let context: String?
+
+        func perform(_ request: StoreRequest) throws -> StoreResponse {
+            guard let context else { return try store.perform(request) }
+            return try store.perform(.inContext(context: context, request: request))
+        }
+    }
+
+    private func perform(_ step: Step, on whole: any ConformanceStore, current: CurrentModel) throws {
+        let store = ContextStore(store: whole, context: step.context)
         switch step.action {
         case .insert(let entity, let object, let values):
             current.entityOfObject[object] = entity
@@ -67,7 +93,15 @@ struct ScenarioExecution {
         case .reopen:
             try expectDone(store, .reopen)
         case .reopenWithModel(let reopen):
-            try self.reopen(store, reopen, current: current)
+            try self.reopen(whole, reopen, current: current)
+        case .reopenWithOptions(let options):
+            try expectDone(store, .reopenWithOptions(options))
+        case .refresh(let object, let mergeChanges):
+            try expectDone(store, .refresh(object: object, mergeChanges: mergeChanges))
+        case .refreshAll:
+            try expectDone(store, .refreshAll)
+        case .validate(let object, let attribute, let value, let outcome):
+            try validate(store, object: object, attribute: attribute, value: value, expecting: outcome)
         case .expect(let expectations):
             for expectation in expectations { try check(expectation, on: Reader(store: store, saved: false), current: current) }
         case .expectSaved(let expectations):
@@ -94,7 +128,27 @@ struct ScenarioExecution {
         }
     }
 
-    private func expectDone(_ store: any ConformanceStore, _ request: StoreRequest) throws {
+    private func validate(_ store: ContextStore, object: String, attribute: String, value: AttributeValue,
+                          expecting outcome: ExpectedFailure?) throws {
+        let request = StoreRequest.validate(object: object, attribute: attribute, value: value)
+        let response = try store.perform(request)
+        switch (outcome, response) {
+        case (nil, .valid):
+            return
+        case (nil, .invalid(let failure)):
+            throw StepFailure(message: "expected the value to pass validation, but it fails with \(failure)")
+        case (.some(let expected), .valid):
+            throw StepFailure(message: "expected validation to fail with \(expected), but the value passes")
+        case (.some(let expected), .invalid(let failure)):
+            guard expected.matches(failure) else {
+                throw StepFailure(message: "expected validation to fail with \(expected), but it fails with \(failure)")
+            }
+        default:
+            throw unexpected(response, to: request)
+        }
+    }
+
+    private func expectDone(_ store: ContextStore, _ request: StoreRequest) throws {
         let response = try store.perform(request)
         guard response == .done else { throw unexpected(response, to: request) }
     }
@@ -120,7 +174,7 @@ struct ScenarioExecution {
         }
     }
 
-    private func save(_ store: any ConformanceStore, policy: MergePolicy, expecting outcome: SaveOutcome) throws {
+    private func save(_ store: ContextStore, policy: MergePolicy, expecting outcome: SaveOutcome) throws {
         let request = StoreRequest.save(policy: policy)
         let response = try store.perform(request)
         switch (outcome, response) {
@@ -143,11 +197,11 @@ struct ScenarioExecution {
 
     /// Where an `expect` step reads: the current state, or the saved state alone.
     private struct Reader {
-        let store: any ConformanceStore
+        let store: ContextStore
         let saved: Bool
 
         func perform(_ query: StoreRequest) throws -> StoreResponse {
-            saved ? try store.performOnSavedState(query) : try store.perform(query)
+            saved ? try store.store.performOnSavedState(query) : try store.perform(query)
         }
     }
 
@@ -203,7 +257,45 @@ struct ScenarioExecution {
                     + "but \(live.isEmpty ? "none does" : Self.list(live) + " do")")
             }
             try checkValues(values, of: live[0], on: store)
+        case .hasChanges(let expected):
+            let changes = try self.changes(in: store)
+            guard changes.hasChanges == expected else {
+                throw StepFailure(message: "expected hasChanges to be \(expected), but it is \(changes.hasChanges) (\(changes))")
+            }
+        case .changeSet(let kind, let expected):
+            let changes = try self.changes(in: store)
+            let actual = switch kind {
+            case .inserted: changes.inserted
+            case .updated: changes.updated
+            case .deleted: changes.deleted
+            }
+            guard actual.sorted() == expected.sorted() else {
+                throw StepFailure(message: "expected the \(kind.rawValue) objects to be \(Self.list(expected.sorted())), "
+                    + "but they are \(Self.list(actual.sorted()))")
+            }
+        case .isDeleted(let object, let expected):
+            let request = StoreRequest.isDeleted(object: object)
+            let response = try store.perform(request)
+            guard case .isDeleted(let actual) = response else { throw unexpected(response, to: request) }
+            guard actual == expected else {
+                throw StepFailure(message: "expected '\(object)'.isDeleted to be \(expected), but it is \(actual)")
+            }
+        case .fetch(let fetchRequest, let expected):
+            let request = StoreRequest.fetch(fetchRequest)
+            let response = try store.perform(request)
+            guard case .objects(let actual) = response else { throw unexpected(response, to: request) }
+            let ordered = !fetchRequest.sortDescriptors.isEmpty
+            guard ordered ? actual == expected : actual.sorted() == expected.sorted() else {
+                throw StepFailure(message: "expected the fetch of \(fetchRequest) to return \(Self.list(expected))"
+                    + (ordered ? " in this order" : "") + ", but it returned \(Self.list(actual))")
+            }
         }
+    }
+
+    private func changes(in store: Reader) throws -> ContextChanges {
+        let response = try store.perform(.changes)
+        guard case .changes(let changes) = response else { throw unexpected(response, to: .changes) }
+        return changes
     }
 
     private func checkValues(_ values: [String: AttributeValue], of object: String, on store: Reader) throws {

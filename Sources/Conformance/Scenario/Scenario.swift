@@ -26,6 +26,9 @@ public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
     /// The model, loaded by the real parser.
     public var model: Model
     public var steps: [Step]
+    /// The contexts besides the default one, `main`, in the order they are created (contract
+    /// 1.4): each on the store or a child of another.
+    public var contexts: [ContextDeclaration]
     /// How long this scenario may take (`timeLimit:` in seconds), when it says; the runner
     /// allows the larger of this and its own limit.
     public var timeLimit: Duration?
@@ -36,8 +39,8 @@ public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
 
     public init(id: String, summary: String, references: [String], features: Set<Feature>,
                 tags: Set<ScenarioTag> = [], openQuestions: [Int] = [], notes: String? = nil,
-                modelPath: String, model: Model, steps: [Step], timeLimit: Duration? = nil,
-                file: String, idLine: Int? = nil) {
+                modelPath: String, model: Model, steps: [Step], contexts: [ContextDeclaration] = [],
+                timeLimit: Duration? = nil, file: String, idLine: Int? = nil) {
         self.id = id
         self.summary = summary
         self.references = references
@@ -48,6 +51,7 @@ public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
         self.modelPath = modelPath
         self.model = model
         self.steps = steps
+        self.contexts = contexts
         self.timeLimit = timeLimit
         self.file = file
         self.idLine = idLine
@@ -93,15 +97,38 @@ public enum GeneratedNames {
     }
 }
 
+/// A context a scenario declares besides the default one (`contexts:`, contract 1.4).
+public struct ContextDeclaration: Hashable, Sendable {
+    /// The name steps use (`context: editor`).
+    public var name: String
+    /// The context whose child this is; nil for a context on the store, beside `main`.
+    public var parent: String?
+    /// The merge policy its saves use when a `save` step names none (`mergePolicy` of
+    /// `NSManagedObjectContext`); nil for the error policy, the default.
+    public var mergePolicy: MergePolicy?
+
+    public init(name: String, parent: String? = nil, mergePolicy: MergePolicy? = nil) {
+        self.name = name
+        self.parent = parent
+        self.mergePolicy = mergePolicy
+    }
+
+    /// The name of the context every scenario has, and steps use when they name none.
+    public static let defaultName = "main"
+}
+
 /// One step of a scenario, with the line it was written on.
 public struct Step: Sendable, CustomStringConvertible {
     public var action: Action
     /// The step's line in the scenario file (1-based), when known.
     public var line: Int?
+    /// The context the step works in (`context:`); nil for the default context, `main`.
+    public var context: String?
 
-    public init(_ action: Action, line: Int? = nil) {
+    public init(_ action: Action, line: Int? = nil, context: String? = nil) {
         self.action = action
         self.line = line
+        self.context = context
     }
 
     public enum Action: Hashable, Sendable {
@@ -135,9 +162,22 @@ public struct Step: Sendable, CustomStringConvertible {
         /// `values`, and link `object.relationship` to every one, in order.
         case fanOut(object: String, relationship: String, entity: String, prefix: String, count: Int,
                     values: [String: AttributeValue])
+        /// Refresh one object, merging its pending changes or dropping them (contract 1.4).
+        case refresh(object: String, mergeChanges: Bool)
+        /// Refresh every object the context holds, merging pending changes.
+        case refreshAll
+        /// `validateValue(_:forKey:)`: the value passes (`outcome` nil) or fails as stated.
+        case validate(object: String, attribute: String, value: AttributeValue, outcome: ExpectedFailure?)
+        /// Discard pending changes, close the store and open it again with these options.
+        case reopenWithOptions(StoreOptions)
     }
 
     public var description: String {
+        guard let context else { return actionDescription }
+        return actionDescription + " in '\(context)'"
+    }
+
+    private var actionDescription: String {
         switch action {
         case .insert(let entity, let object, _): "insert \(entity) '\(object)'"
         case .set(let object, let values): "set \(values.keys.sorted().map { "'\(object).\($0)'" }.joined(separator: ", "))"
@@ -156,6 +196,10 @@ public struct Step: Sendable, CustomStringConvertible {
             "chain of \(count) '\(entity)' objects '\(GeneratedNames.name(prefix, 1))'… linked by '\(relationship)'"
         case .fanOut(let object, let relationship, let entity, let prefix, let count, _):
             "fan out '\(object).\(relationship)' to \(count) '\(entity)' objects '\(GeneratedNames.name(prefix, 1))'…"
+        case .refresh(let object, let mergeChanges): "refresh '\(object)' (mergeChanges: \(mergeChanges))"
+        case .refreshAll: "refreshAll"
+        case .validate(let object, let attribute, let value, _): "validate \(value) for '\(object).\(attribute)'"
+        case .reopenWithOptions(let options): "reopen (\(options))"
         }
     }
 }
@@ -299,4 +343,18 @@ public enum Expectation: Hashable, Sendable {
     /// Exactly one of `candidates` is live, and it has these values — for outcomes Core Data
     /// leaves unspecified, such as which of two new conflicting objects survives a merge.
     case exactlyOne(of: [String], values: [String: AttributeValue])
+    /// The context's `hasChanges` (contract 1.4, feature `change-tracking`).
+    case hasChanges(Bool)
+    /// The names in the context's inserted, updated or deleted objects, as a set.
+    case changeSet(ChangeKind, objects: [String])
+    /// `isDeleted` of each object.
+    case isDeleted(object: String, Bool)
+    /// A fetch request's result: in this order when it sorts, as a set otherwise (contract
+    /// 1.4, feature `fetch-requests`).
+    case fetch(FetchRequest, objects: [String])
+}
+
+/// Which of a context's change sets an expectation reads.
+public enum ChangeKind: String, Hashable, Sendable, CaseIterable {
+    case inserted, updated, deleted
 }

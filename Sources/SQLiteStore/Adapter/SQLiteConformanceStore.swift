@@ -15,6 +15,13 @@ public final class SQLiteConformanceStore: ConformanceStore {
     private let scratchDirectory: URL?
     private var objectsByName: [String: ObjectID] = [:]
     private var namesByObject: [ObjectID: String] = [:]
+    /// The contexts a scenario added on the store (contract §4.10), by name: each a store of its
+    /// own on the same file, through a connection of its own, as a second context on a
+    /// coordinator reads and writes the same SQLite file. `store` is the default context.
+    private var contexts: [String: SQLiteObjectStore] = [:]
+    /// Reopened with `NSReadOnlyPersistentStoreOption` (contract §4.12): the adapter refuses a
+    /// save with changes with 513, as the coordinator does, and never writes.
+    private var isReadOnly = false
 
     /// Opens (creating if needed) the database at `path`. When `removesDirectoryOnClose` is
     /// given, `close()` deletes that directory.
@@ -27,15 +34,48 @@ public final class SQLiteConformanceStore: ConformanceStore {
     }
 
     public func perform(_ request: StoreRequest) throws -> StoreResponse {
-        try Self.adapting { try answer(request) }
+        try Self.adapting {
+            switch request {
+            case .addContext(let name, let parent):
+                guard parent == nil else {
+                    throw StoreAdapterError(.unsupported, "the SQLite store has no child contexts; its adapter lists "
+                        + "'child-contexts' as unsupported")
+                }
+                guard name != ContextDeclaration.defaultName, contexts[name] == nil else {
+                    throw StoreAdapterError(.invalidRequest, "a context named '\(name)' already exists")
+                }
+                contexts[name] = try SQLiteObjectStore(path: store.path, model: model)
+                for context in [store] + contexts.values { context.detectsConflicts = true }
+                return .done
+            case .inContext(let name, let inner):
+                guard name != ContextDeclaration.defaultName else { return try answer(inner, in: nil) }
+                guard contexts[name] != nil else { throw StoreAdapterError(.invalidRequest, "no context named '\(name)'") }
+                return try answer(inner, in: name)
+            default:
+                return try answer(request, in: nil)
+            }
+        }
     }
 
     public func close() {
         try? store.close()
+        for context in contexts.values { try? context.close() }
         if let scratchDirectory { try? FileManager.default.removeItem(at: scratchDirectory) }
     }
 
-    private func answer(_ request: StoreRequest) throws -> StoreResponse {
+    /// The store of a context (nil: the default one), its primary-key counters brought up to
+    /// the highest any context handed out, so that two contexts never give one key to two objects.
+    private func store(of context: String?) -> SQLiteObjectStore {
+        let target = context.flatMap { contexts[$0] } ?? store
+        guard !contexts.isEmpty else { return target }
+        for other in [store] + contexts.values where other !== target {
+            target.context.highestPrimaryKeys = zip(target.context.highestPrimaryKeys, other.context.highestPrimaryKeys).map(max)
+        }
+        return target
+    }
+
+    private func answer(_ request: StoreRequest, in contextName: String?) throws -> StoreResponse {
+        let store = store(of: contextName)
         switch request {
         case .insert(let entity, let name, let values):
             if let existing = objectsByName[name], try store.exists(existing) {
@@ -58,19 +98,29 @@ public final class SQLiteConformanceStore: ConformanceStore {
             try store.delete(try object(name))
             return .done
         case .save(let policy):
+            if isReadOnly && store.hasChanges {
+                return .saveFailed(SaveFailure(code: CoreDataErrorCode.fileWriteNoPermission))
+            }
             do {
                 try store.save(mergePolicy: policy)
             } catch let refused as SaveFailedError {
                 return .saveFailed(saveFailure(refused.failure))
             }
-            if reopensAfterEachSave { try reopen() }
+            // The context keeps its transient values across the save (contract §4.11); reading
+            // everything else back from the file is the point of reopening.
+            if reopensAfterEachSave { try reopen(contextName, keepingTransients: true) }
             return .saved
         case .reset:
             store.reset()
             try forgetGoneObjects()
             return .done
         case .reopen:
-            try reopen()
+            isReadOnly = false
+            try reopenEveryContext()
+            return .done
+        case .reopenWithOptions(let options):
+            isReadOnly = options.readOnly
+            try reopenEveryContext()
             return .done
         case .exists(let name):
             guard let id = objectsByName[name] else { return .exists(false) }
@@ -86,6 +136,33 @@ public final class SQLiteConformanceStore: ConformanceStore {
             })
         case .count(let entity):
             return .count(try store.count(entity))
+        case .refresh(let name, let mergeChanges):
+            try store.refresh(try object(name), mergeChanges: mergeChanges)
+            return .done
+        case .refreshAll:
+            try store.refreshAll()
+            return .done
+        case .validate(let name, let attribute, let value):
+            let failures = try store.validate(value, for: attribute, of: try object(name)).map(saveFailure)
+            return SaveFailure.combining(failures).map(StoreResponse.invalid) ?? .valid
+        case .changes:
+            let sets = try store.changeSets()
+            return .changes(ContextChanges(hasChanges: store.hasChanges, inserted: sets.inserted.compactMap { namesByObject[$0] },
+                                           updated: sets.updated.compactMap { namesByObject[$0] },
+                                           deleted: sets.deleted.compactMap { namesByObject[$0] }))
+        case .isDeleted(let name):
+            guard let id = objectsByName[name] else { return .isDeleted(false) }
+            return .isDeleted(try store.isDeleted(id))
+        case .fetch(let request):
+            return .objects(try store.execute(request) { namesByObject[$0] }.map { id in
+                guard let name = namesByObject[id] else {
+                    throw StoreAdapterError(.storeFailure, "object \(id) fetched from '\(request.entity)' has no scenario name")
+                }
+                return name
+            })
+        case .addContext, .inContext:
+            throw StoreAdapterError(.unsupported, "the SQLite store runs one context; its adapter lists 'contexts' and "
+                + "'child-contexts' as unsupported")
         }
     }
 
@@ -170,18 +247,34 @@ public final class SQLiteConformanceStore: ConformanceStore {
         return id
     }
 
-    private func reopen() throws {
-        let path = store.path
-        try store.close()
-        store = try SQLiteObjectStore(path: path, model: model)
+    /// Closes one context's connection and opens it again (the default context's for nil).
+    private func reopen(_ contextName: String? = nil, keepingTransients: Bool = false) throws {
+        let old = contextName.flatMap { contexts[$0] } ?? store
+        let transients = old.context.keptTransients
+        // After a save the context still holds what it saved (contract §4.10); read back from
+        // the file right away, those objects are what it saved, at the versions it wrote.
+        let held = keepingTransients && !contexts.isEmpty ? old.context.objects.filter(\.value.isLive).keys.sorted() : []
+        try old.close()
+        let reopened = try SQLiteObjectStore(path: old.path, model: model)
+        reopened.detectsConflicts = !contexts.isEmpty
+        if keepingTransients { reopened.context.keptTransients = transients }
+        for id in held { _ = try reopened.exists(id) }
+        if let contextName { contexts[contextName] = reopened } else { store = reopened }
         try forgetGoneObjects()
+    }
+
+    private func reopenEveryContext() throws {
+        try reopen()
+        for name in contexts.keys.sorted() { try reopen(name) }
     }
 
     /// Names of objects that are gone stop reaching them. Their IDs keep their names, so a No
     /// Action reference left in the file still reads as the deleted object's name; a new
     /// object given the same key takes the name over at insert.
     private func forgetGoneObjects() throws {
-        for (name, id) in objectsByName where !(try store.exists(id)) {
+        // Asked without reading the objects in: a context reads an object only when a request
+        // names it (contract §4.10).
+        for (name, id) in objectsByName where try !([store] + contexts.values).contains(where: { try $0.holdsOrStores(id) }) {
             objectsByName[name] = nil
         }
     }

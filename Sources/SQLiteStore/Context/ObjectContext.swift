@@ -21,6 +21,9 @@ struct ObjectState: Sendable {
     /// set is never written back.
     var savedAttributes: [AttributeValue] = []
     var savedToOnes: [ObjectID?] = []
+    /// The row's `Z_OPT` when it was read: a save with optimistic locking on finds a conflict
+    /// when the row's version moved since (contract §4.10).
+    var readVersion: Int64?
 
     /// Inserted and not deleted, or saved and not deleted.
     var isLive: Bool { !isDeleted }
@@ -57,6 +60,10 @@ struct ObjectContext: Sendable {
     var setDeletedTables: Set<Int> = []
     /// False to run every deletion object by object (tests compare the two paths).
     var allowsSetDeletion = true
+    /// Transient values of saved objects kept across a save (the file does not hold them), by
+    /// attribute slot; given back to an object when it is read again, dropped by a refresh of
+    /// it and by a reset.
+    var keptTransients: [ObjectID: [Int: AttributeValue]] = [:]
 
     init(schema: StoreSchema, highestPrimaryKeys: [Int64], allowsSetDeletion: Bool = true) {
         self.schema = schema
@@ -69,6 +76,7 @@ struct ObjectContext: Sendable {
         objects = [:]
         insertionOrder = []
         setDeletedTables = []
+        keptTransients = [:]
     }
 
     var hasChanges: Bool {
@@ -87,8 +95,18 @@ struct ObjectContext: Sendable {
         guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
         var state = try decode(row, table: id.table)
         state.isDeleted = try isSetDeleted(id, db)
+        restoreKeptTransients(id, &state)
         objects[id] = state
         return state
+    }
+
+    /// Gives an object read again after a save the transient values it had.
+    func restoreKeptTransients(_ id: ObjectID, _ state: inout ObjectState) {
+        guard let values = keptTransients[id] else { return }
+        for (slot, value) in values {
+            state.attributes[slot] = value
+            state.savedAttributes[slot] = value
+        }
     }
 
     /// The state of a live object, or `noSuchObject`.
@@ -131,7 +149,9 @@ struct ObjectContext: Sendable {
         return ObjectState(entity: entity.index, attributes: attributes, toOnes: toOnes,
                            toManys: Array(repeating: nil, count: entity.toManys.count),
                            isInserted: false, isDeleted: false,
-                           savedAttributes: attributes, savedToOnes: toOnes)
+                           savedAttributes: attributes, savedToOnes: toOnes,
+                           readVersion: try StoredInteger.read(row[2], at: .row(key, of: mapping.name.name, column: "Z_OPT"),
+                                                               meaning: "a row version"))
     }
 
     /// The `Z_PK` of a row read with the table's `rowColumns`.
@@ -145,6 +165,7 @@ struct ObjectContext: Sendable {
         if objects[id] == nil {
             var state = try decode(row, table: table)
             state.isDeleted = try isSetDeleted(id, db)
+            restoreKeptTransients(id, &state)
             objects[id] = state
         }
         return id

@@ -62,7 +62,7 @@ struct SaveValidation {
 
     /// The codes an attribute value fails with: each limit it breaks (a string can be both too
     /// long and off its pattern). Limits apply only where the model sets them, never to null.
-    private mutating func violations(of value: AttributeValue, against mapping: AttributeMapping) -> [Int] {
+    mutating func violations(of value: AttributeValue, against mapping: AttributeMapping) -> [Int] {
         let attribute = mapping.attribute
         var codes: [Int] = []
         switch value {
