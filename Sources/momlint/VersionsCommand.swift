@@ -2,6 +2,7 @@ import ArgumentParser
 import DataModel
 import Foundation
 import ModelDiff
+import VersionHashes
 
 struct VersionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,20 +15,24 @@ struct VersionsCommand: ParsableCommand {
             migrates a store from whichever version wrote it to the current one, so every other version \
             is compared with it, including one ordered after it (then a note asks whether the current \
             version is the newest). A version that cannot be read is listed as unreadable. \
-            With --lock, also writes <bundle>.momlint-lock.json beside the bundle: every version's contents \
-            as shipped, which shipped_version_modified compares with when it exists. \
+            Each version's digest is Core Data's NSStoreModelVersionHashesDigest (the first characters of its \
+            base64): versions with equal digests are one schema to Core Data, and the table says so. \
+            With --lock, also writes <bundle>.momlint-lock.json beside the bundle: every version's entity \
+            version hashes and digest as shipped (with its contents, to explain changes), which \
+            shipped_version_modified compares with when it exists. --format corestore prints each version's \
+            CoreStore VersionLock literal instead. \
             Exit codes: 0 listed; 2 bad input.
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, json
+        case table, json, corestore
     }
 
     @Argument(help: ArgumentHelp("An .xcdatamodeld bundle.", valueName: "bundle"))
     var path: String
 
-    @Option(help: "The output format: table or json.")
+    @Option(help: "The output format: table, json, or corestore (each version's CoreStore VersionLock literal).")
     var format: Format = .table
 
     @Option(help: ArgumentHelp("Version names in order, comma-separated, for bundles whose names do not sort.",
@@ -55,22 +60,27 @@ struct VersionsCommand: ParsableCommand {
             throw ExitCode.inputError
         }
         let mappings = MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)])
+        // Each version hashed once, for its digest and for its diff with the current one.
+        let hashes = BundleVersionHashes(bundle)
         let diffs: [SchemaDiff?] = bundle.order.indices.map { index in
             guard index != bundle.currentOrderIndex, let older = bundle.order[index].model else { return nil }
             return SchemaDiff(from: older, to: bundle.current,
                               hasMappingModel: mappings.covers(from: older.version.name, to: bundle.current.version.name,
-                                                               inBundle: (bundle.bundlePath as NSString).lastPathComponent))
+                                                               inBundle: (bundle.bundlePath as NSString).lastPathComponent),
+                              olderHashes: hashes.hashes(ofVersion: bundle.order[index].name),
+                              newerHashes: hashes.hashes(ofVersion: bundle.order[bundle.currentOrderIndex].name))
         }
         switch format {
-        case .table: print(table(bundle, diffs), terminator: "")
-        case .json: FileHandle.standardOutput.write(try json(bundle, diffs))
+        case .table: print(table(bundle, diffs, hashes), terminator: "")
+        case .json: FileHandle.standardOutput.write(try json(bundle, diffs, hashes))
+        case .corestore: print(coreStoreLocks(hashes), terminator: "")
         }
         if lock {
             let lockPath = ShippedVersions.lockFilePath(forBundle: bundle.bundlePath)
             do {
                 let versions = try bundle.versions.map { model in
-                    VersionsLock.Version(name: model.version.name,
-                                         contents: String(decoding: try ModelVersionInputs.read(model.file, limits: .standard), as: UTF8.self))
+                    VersionsLock.version(model, contents: String(decoding: try ModelVersionInputs.read(model.file, limits: .standard),
+                                                                 as: UTF8.self))
                 }
                 let lockFile = VersionsLock(bundle: (bundle.bundlePath as NSString).lastPathComponent, versions: versions)
                 try lockFile.encoded().write(to: URL(fileURLWithPath: lockPath))
@@ -82,22 +92,34 @@ struct VersionsCommand: ParsableCommand {
         }
     }
 
-    private func table(_ bundle: BundleVersions, _ diffs: [SchemaDiff?]) -> String {
+    private func table(_ bundle: BundleVersions, _ diffs: [SchemaDiff?], _ hashes: BundleVersionHashes) -> String {
         var text = "\(bundle.bundlePath) (\(bundle.order.count) versions, ordered by \(bundle.orderSource.rawValue))\n"
         let width = max(7, bundle.names.map(\.count).max() ?? 0)
-        text += "  " + "version".padding(toLength: width, withPad: " ", startingAt: 0) + "  migrating to the current version\n"
+        text += "  " + "version".padding(toLength: width, withPad: " ", startingAt: 0) + "  digest    migrating to the current version\n"
         for (index, version) in bundle.order.enumerated() {
             let name = version.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let digest = (hashes.hashes(ofVersion: version.name)?.digest?.short ?? "-").padding(toLength: 8, withPad: " ", startingAt: 0)
             let verdict: String
             switch version {
             case .unreadable(let unreadable): verdict = "unreadable: \(unreadable.error.problem)"
             case .readable: verdict = index == bundle.currentOrderIndex ? "current" : diffs[index].map(DiffRendering.summary) ?? ""
             }
             let after = index > bundle.currentOrderIndex ? "  (ordered after the current version)" : ""
-            text += "  \(name)  \(verdict)\(after)\n"
+            text += "  \(name)  \(digest)  \(verdict)\(after)\n"
+        }
+        for group in hashes.identicalGroups {
+            text += "identical to Core Data: \(group.map { "'\($0)'" }.joined(separator: ", ")) (equal digests: "
+                + "a store written by one opens with the others without migration)\n"
         }
         if let note = Self.afterCurrentNote(bundle) { text += "note: \(note)\n" }
         return text
+    }
+
+    /// Each version's CoreStore `VersionLock` literal, headed by a comment naming it.
+    private func coreStoreLocks(_ hashes: BundleVersionHashes) -> String {
+        hashes.versions.map { version in
+            "// \(version.name)\n" + CoreStoreVersionLock.literal(version.hashes)
+        }.joined(separator: "\n")
     }
 
     /// Versions ordered after the current one are compared like the others (Core Data migrates
@@ -121,6 +143,10 @@ struct VersionsCommand: ParsableCommand {
             var afterCurrent: Bool
             /// Why the version could not be read; absent when it was read.
             var unreadable: String?
+            /// Core Data's NSStoreModelVersionHashesDigest (base64); absent when unreadable or unhashable.
+            var versionHashesDigest: String?
+            /// The other versions with the same digest: one schema to Core Data.
+            var identicalTo: [String]?
             var toCurrent: Migration?
         }
         struct Migration: Encodable {
@@ -139,7 +165,7 @@ struct VersionsCommand: ParsableCommand {
         var versions: [Version]
     }
 
-    private func json(_ bundle: BundleVersions, _ diffs: [SchemaDiff?]) throws -> Data {
+    private func json(_ bundle: BundleVersions, _ diffs: [SchemaDiff?], _ hashes: BundleVersionHashes) throws -> Data {
         let document = Document(
             schemaVersion: DiffRendering.schemaVersion, bundle: bundle.bundlePath, orderedBy: bundle.orderSource.rawValue,
             current: bundle.current.version.name, previous: bundle.previousVersion?.name,
@@ -151,6 +177,8 @@ struct VersionsCommand: ParsableCommand {
                     file: model?.file ?? unreadable?.error.path ?? "",
                     current: index == bundle.currentOrderIndex, afterCurrent: index > bundle.currentOrderIndex,
                     unreadable: unreadable?.error.problem,
+                    versionHashesDigest: hashes.hashes(ofVersion: version.name)?.digest?.base64,
+                    identicalTo: { let same = hashes.versions(identicalTo: version.name); return same.isEmpty ? nil : same }(),
                     toCurrent: diffs[index].map { diff in
                         Document.Migration(verdict: diff.verdict.rawValue, lightweight: diff.isLightweight,
                                            needsMigration: diff.needsMigration, dataLoss: diff.losesData,
