@@ -119,11 +119,15 @@ let package = Package(
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "Conformance", "DataModel", "ModelDiff", "VersionHashes",
+                "Conformance", "DataModel", "ModelDiff", "VersionHashes", "SafeFiles", "CSQLiteDefences",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // SQLite's defensive settings, limits and time budget for a file someone else made
+        // (sqlite3_db_config is variadic, which Swift cannot call), and removal of momlint's
+        // private copies when a signal ends the process.
+        .target(name: "CSQLiteDefences", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The cascade data sets (100,000 children, a 1,000,000-node chain), deleted through
         // the SQLite store and by plain SQL, for the benchmarks package and the report script.
         .target(
@@ -218,7 +222,7 @@ let package = Package(
 // with a note and the `sqlite` conformance adapters are absent; everything else is the same
 // momlint. docs/ci.md has the measured install time.
 if Context.environment["MOMLINT_HOOK_BUILD"] == "1" {
-    let heavyTargets: Set<String> = ["SwiftDataModel", "SQLiteStore", "SQLiteCascadeBenchmark", "sqlite-crash-child", "sqlite-cascade-report"]
+    let heavyTargets: Set<String> = ["SwiftDataModel", "SQLiteStore", "CSQLiteDefences", "SQLiteCascadeBenchmark", "sqlite-crash-child", "sqlite-cascade-report"]
     let heavyPackages: Set<String> = ["swift-syntax", "GRDB.swift", "swift-collections"]
     package.products = package.products.filter { $0.name == "momlint" }
     package.targets = package.targets.filter { target in

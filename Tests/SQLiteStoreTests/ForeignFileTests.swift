@@ -432,9 +432,11 @@ import Testing
 }
 
 /// A rollback-journal database left with a hot journal (a writer stopped mid-transaction) is
-/// read as of its last commit, from the copy: the file and its journal stay as they were.
+/// refused, never replayed (issue 39): replaying writes the database and deletes the
+/// super-journal the journal names, which may be any file. Nothing beside it changes, and a
+/// file the journal names as its super-journal is still there.
 @Suite struct HotJournalTests {
-    @Test func aHotJournalIsRolledBackOnTheCopyOnly() throws {
+    @Test func aHotJournalIsRefusedAndNeverReplayed() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("Journal.sqlite")
         let model = try TestModels.model("""
@@ -468,11 +470,26 @@ import Testing
         }
         try writer.close()
         try #require(FileManager.default.fileExists(atPath: copied + "-journal"))
+        // The journal names a victim as its super-journal (the record SQLite reads from the
+        // end of a journal: page number, name, its length, its checksum, the journal magic).
+        let victim = copy.path("victim.txt")
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
+        let name = Array(victim.utf8)
+        var record: [UInt8] = [0x00, 0x04, 0x00, 0x01] + name
+        record += withUnsafeBytes(of: UInt32(name.count).bigEndian, Array.init)
+        record += withUnsafeBytes(of: UInt32(name.reduce(0) { $0 &+ UInt32($1) }).bigEndian, Array.init)
+        record += [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]
+        let journal = try FileHandle(forWritingTo: URL(fileURLWithPath: copied + "-journal"))
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data(record))
+        try journal.close()
         let before = try ForeignFileTests.files(in: copy)
-        let reader = try SQLiteObjectStore(path: copied, model: model, access: .readOnly)
-        let note = try #require(try reader.fetch("Note").first)
-        #expect(try reader.value("text", of: note) == .string("kept"))
-        try reader.close()
+        for access in [SQLiteObjectStore.Access.readOnly, .readWrite, .readWriteIncludingCoreDataStores] {
+            let message = try ForeignFileTests.refusal(copied, access: access)
+            #expect(message.hasPrefix("'\(copied)' has an unfinished transaction (a hot rollback journal beside it, '\(copied)-journal', "))
+            #expect(message.hasSuffix("momlint never replays one. Open the store in the app (or with sqlite3) first, then read it again"))
+        }
+        #expect(throws: SQLiteStoreError.self) { try StoreFileDescription.read(path: copied) }
         #expect(try ForeignFileTests.files(in: copy) == before)
     }
 }
