@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: [
-                "SQLiteStore", "SQLiteCascadeBenchmark", "Conformance", "DataModel", "ModelDiff",
+                "SQLiteStore", "SQLiteCascadeBenchmark", "Conformance", "DataModel", "ModelDiff", "VersionHashes",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
