@@ -23,6 +23,27 @@ public enum PrintableText {
         return result
     }
 
+    /// The bytes of text from an input that a message shows: enough to recognise a name or a
+    /// value, never a line of megabytes.
+    public static let defaultBound = 200
+
+    /// `escaped(text)`, cut after `limit` UTF-8 bytes of the original (at a character boundary)
+    /// with "…(N more bytes)" saying how much was left out: for a message that quotes text from
+    /// a file someone else made, which may be megabytes long.
+    public static func bounded(_ text: String, limit: Int = defaultBound) -> String {
+        let total = text.utf8.count
+        guard total > limit else { return escaped(text) }
+        var kept = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let size = text[index].utf8.count
+            guard kept + size <= limit else { break }
+            kept += size
+            end = text.index(after: index)
+        }
+        return escaped(String(text[..<end])) + "…(\(total - kept) more bytes)"
+    }
+
     /// True for the characters `escaped` rewrites: controls, line separators, bidirectional
     /// controls. Structured formats (JSON, XML) use it to write them as character escapes.
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

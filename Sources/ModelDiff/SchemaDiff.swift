@@ -1,4 +1,5 @@
 import DataModel
+import VersionHashes
 
 /// The schema differences between an older and a newer version of a model, each classified
 /// for migration (see `SchemaChange` and `docs/migrations.md`).
@@ -25,12 +26,21 @@ public struct SchemaDiff: Sendable {
     /// True when a `.xcmappingmodel` for this pair of versions was found.
     public var hasMappingModel: Bool
 
+    /// Every entity whose version hash differs between the two versions (computed, docs/version-hashes.md),
+    /// renamed entities paired by their renaming identifier, in the newer version's order (removed ones last).
+    public var entityHashChanges: [EntityHashChange]
+
     /// Compares two versions. `hasMappingModel` says whether a mapping model covers the pair.
-    public init(from older: Model, to newer: Model, hasMappingModel: Bool = false) {
+    /// The versions' hashes are computed unless given (a caller comparing one version with
+    /// several computes its hashes once).
+    public init(from older: Model, to newer: Model, hasMappingModel: Bool = false,
+                olderHashes: ModelVersionHashes? = nil, newerHashes: ModelVersionHashes? = nil) {
         olderVersionName = older.version.name
         newerVersionName = newer.version.name
         self.hasMappingModel = hasMappingModel
-        changes = SchemaComparison(older: older, newer: newer).changes()
+        let comparison = SchemaComparison(older: older, newer: newer, olderHashes: olderHashes, newerHashes: newerHashes)
+        changes = comparison.changes()
+        entityHashChanges = comparison.entityHashChanges()
     }
 
     /// A diff of two versions that nobody compares: no changes, and the names for messages.
@@ -39,6 +49,7 @@ public struct SchemaDiff: Sendable {
         newerVersionName = newer.version.name
         hasMappingModel = false
         changes = []
+        entityHashChanges = []
     }
 
     /// Some version hash differs: Core Data must migrate stores the older version wrote.
@@ -72,10 +83,29 @@ func elementRenamingID(_ renamingIdentifier: String?, _ elementID: String?) -> S
     return nil
 }
 
+/// One entity whose version hash differs between two versions: stores that hold the older
+/// hash for it do not open with the newer version without a migration.
+public struct EntityHashChange: Hashable, Sendable {
+    /// The entity's name in the older version; nil when it was added.
+    public var olderName: String?
+    /// The entity's name in the newer version; nil when it was removed.
+    public var newerName: String?
+    /// Nil when added, or when the entity cannot be hashed.
+    public var olderHash: VersionHash?
+    public var newerHash: VersionHash?
+
+    /// The name findings use: the newer one, else the older one.
+    public var name: String { newerName ?? olderName ?? "" }
+}
+
 /// One comparison of two models; `changes()` walks them once.
 struct SchemaComparison {
     let older: Model
     let newer: Model
+    /// Core Data's version hashes of both versions: whether a change alters a hash is computed
+    /// from them (`aspectChangesHash`, `reconciledWithHashes`).
+    let olderHashes: ModelVersionHashes
+    let newerHashes: ModelVersionHashes
     /// Newer entity index → older entity index.
     private(set) var olderMatch: [Int?] = []
     /// Older entity name → newer entity name, for entities present in both.
@@ -86,9 +116,11 @@ struct SchemaComparison {
     /// entities inherit its properties (`removalIsReported`).
     private let isParentInOlder: [Bool]
 
-    init(older: Model, newer: Model) {
+    init(older: Model, newer: Model, olderHashes: ModelVersionHashes? = nil, newerHashes: ModelVersionHashes? = nil) {
         self.older = older
         self.newer = newer
+        self.olderHashes = olderHashes ?? VersionHasher.hashes(of: older)
+        self.newerHashes = newerHashes ?? VersionHasher.hashes(of: newer)
         var isParent = [Bool](repeating: false, count: older.entities.count)
         for entityIndex in older.entities.indices {
             if let parent = older.parentIndex(ofEntityAt: entityIndex) { isParent[parent] = true }
@@ -157,7 +189,148 @@ struct SchemaComparison {
                 hashChanging: true, lightweight: true, dataLoss: !entity.isAbstract,
                 sources: [.entityVersionHash, .versioningGuide], oldLocation: entity.location, newLocation: nil))
         }
+        return reconciledWithHashes(result)
+    }
+
+    // MARK: Version hashes
+
+    /// The computation decides, entity by entity: when an entity hashes the same in both
+    /// versions, none of its changes alters a hash, whatever the table said (a to-one's absent
+    /// `maxCount` is 1: no change); when its hash differs and no change explains it (nor its
+    /// parent's), a change says so (a relationship whose destination entity was renamed: the
+    /// destination's name is hashed). Entities that cannot be hashed keep the table's answer.
+    func reconciledWithHashes(_ changes: [SchemaChange]) -> [SchemaChange] {
+        var result = changes
+        var indexesByEntity: [String: [Int]] = [:]
+        for (index, change) in result.enumerated() { indexesByEntity[change.entityName, default: []].append(index) }
+        for (newIndex, oldIndex) in olderMatch.enumerated() {
+            guard let oldIndex, let oldHash = olderHashes.entities[oldIndex].hash,
+                  let newHash = newerHashes.entities[newIndex].hash else { continue }
+            let entity = newer.entities[newIndex]
+            let own = indexesByEntity[entity.name] ?? []
+            if oldHash == newHash {
+                for index in own where result[index].hashChanging {
+                    result[index].hashChanging = false
+                    result[index].sources.append(.computedVersionHash)
+                }
+                continue
+            }
+            guard !own.contains(where: { result[$0].hashChanging }) else { continue }
+            // A parent whose hash changed explains its sub-entities' (their hash includes it).
+            if let parentIndex = newer.parentIndex(ofEntityAt: newIndex), let olderParent = olderMatch[parentIndex],
+               olderHashes.entities[olderParent].hash != newerHashes.entities[parentIndex].hash {
+                continue
+            }
+            result.append(SchemaChange(
+                kind: .changed, element: .entity, entityName: entity.name,
+                details: "'\(entity.name)' version hash changes: \(unexplainedHashChange(older.entities[oldIndex], entity))",
+                hashChanging: true, lightweight: true, dataLoss: false,
+                sources: [.computedVersionHash, .entityVersionHash],
+                oldLocation: older.entities[oldIndex].location, newLocation: entity.location))
+        }
         return result
+    }
+
+    /// Why an entity's hash changed when no compared field did: names of other entities that
+    /// its relationships hash (destination, inverse), or composites it embeds.
+    private func unexplainedHashChange(_ old: Entity, _ new: Entity) -> String {
+        for relationship in new.relationships {
+            guard let previous = old.relationships.first(where: { $0.name == relationship.name }),
+                  let oldDestination = previous.destinationEntityName,
+                  oldDestination != relationship.destinationEntityName else { continue }
+            return "relationship '\(new.name).\(relationship.name)' points to '\(oldDestination)', "
+                + "now named '\(relationship.destinationEntityName ?? "")' (a destination's name is part of the hash)"
+        }
+        return "an input of the hash differs that the diff does not list (a composite's elements); "
+            + "the computed hashes differ"
+    }
+
+    /// Every entity whose hash differs between the versions, matched as `changes()` matches them.
+    func entityHashChanges() -> [EntityHashChange] {
+        var result: [EntityHashChange] = []
+        for (newIndex, oldIndex) in olderMatch.enumerated() {
+            let newHash = newerHashes.entities[newIndex].hash
+            let oldHash = oldIndex.flatMap { olderHashes.entities[$0].hash }
+            guard oldIndex == nil || oldHash != newHash || oldHash == nil else { continue }
+            result.append(EntityHashChange(olderName: oldIndex.map { older.entities[$0].name },
+                                           newerName: newer.entities[newIndex].name, olderHash: oldHash, newerHash: newHash))
+        }
+        let matched = Set(olderMatch.compactMap { $0 })
+        for (oldIndex, entity) in older.entities.enumerated() where !matched.contains(oldIndex) {
+            result.append(EntityHashChange(olderName: entity.name, newerName: nil,
+                                           olderHash: olderHashes.entities[oldIndex].hash, newerHash: nil))
+        }
+        return result
+    }
+
+    /// Whether changing `aspect` alone, from the older property's value to the newer one's,
+    /// changes a hash Core Data checks: the older property with that one field replaced is
+    /// hashed and compared with the older property's hash. A property transient in both
+    /// versions is in no entity's hash. Nil when either cannot be hashed (the table decides).
+    func aspectChangesHash(_ aspect: SchemaChange.Aspect, _ old: Property, _ new: Property,
+                           olderDeclarer: String, newerDeclarer: String) -> Bool? {
+        if old.isTransient && new.isTransient { return false }
+        if aspect == .isTransient { return true }
+        switch (old, new) {
+        case let (.attribute(a), .attribute(b)):
+            var edited = a
+            switch aspect {
+            case .isOptional: edited.isOptional = b.isOptional
+            case .attributeType:
+                edited.attributeType = b.attributeType
+                edited.compositeName = b.compositeName
+            case .defaultValue:
+                edited.defaultValueString = b.defaultValueString
+                edited.defaultDateTimeInterval = b.defaultDateTimeInterval
+            case .versionHashModifier: edited.versionHashModifier = b.versionHashModifier
+            case .valueTransformerName: edited.valueTransformerName = b.valueTransformerName
+            case .customClassName: edited.customClassName = b.customClassName
+            case .allowsExternalBinaryDataStorage: edited.allowsExternalBinaryDataStorage = b.allowsExternalBinaryDataStorage
+            case .preserveAfterDeletion: edited.preservesValueInHistoryOnDeletion = b.preservesValueInHistoryOnDeletion
+            case .derivation:
+                edited.isDerived = b.isDerived
+                edited.derivationExpression = b.derivationExpression
+            case .isIndexed: edited.isIndexed = b.isIndexed
+            case .validation:
+                edited.minValueString = b.minValueString
+                edited.maxValueString = b.maxValueString
+                edited.minDateTimeInterval = b.minDateTimeInterval
+                edited.maxDateTimeInterval = b.maxDateTimeInterval
+                edited.regularExpressionString = b.regularExpressionString
+            default: return nil
+            }
+            guard let before = VersionHasher.attributeHash(a, in: older).hash,
+                  let after = VersionHasher.attributeHash(edited, in: newer).hash else { return nil }
+            return before != after
+        case let (.relationship(a), .relationship(b)):
+            var edited = a
+            switch aspect {
+            case .isOptional: edited.isOptional = b.isOptional
+            case .destinationEntity:
+                edited.destinationEntityName = b.destinationEntityName
+                edited.inverseEntityName = b.inverseEntityName
+            case .inverseRelationship:
+                edited.inverseName = b.inverseName
+                edited.inverseEntityName = b.inverseEntityName
+            case .isToMany:
+                // To-many shows in the hash only through maxCount, reported with it.
+                edited.isToMany = b.isToMany
+                edited.minCount = b.minCount
+                edited.maxCount = b.maxCount
+            case .count:
+                edited.minCount = b.minCount
+                edited.maxCount = b.maxCount
+            case .isOrdered: edited.isOrdered = b.isOrdered
+            case .deletionRule: edited.deletionRule = b.deletionRule
+            case .versionHashModifier: edited.versionHashModifier = b.versionHashModifier
+            default: return nil
+            }
+            guard let before = VersionHasher.relationshipHash(a, declaredBy: olderDeclarer).hash,
+                  let after = VersionHasher.relationshipHash(edited, declaredBy: newerDeclarer).hash else { return nil }
+            return before != after
+        default:
+            return nil
+        }
     }
 
     // MARK: Entities
@@ -337,7 +510,8 @@ struct SchemaComparison {
                 continue
             }
             guard declaredHere else { continue }
-            compare(matches.oldSlots[match].property, slot.property, in: newEntity, into: &result)
+            compare(matches.oldSlots[match].property, slot.property, in: newEntity,
+                    olderDeclarer: matches.oldSlots[match].declaringEntity, into: &result)
         }
         // The entities inheriting from this one find its removals here, instead of matching
         // its properties again (`removalIsReported`).
@@ -449,7 +623,8 @@ struct SchemaComparison {
         }
     }
 
-    private func compare(_ old: Property, _ new: Property, in entity: Entity, into result: inout [SchemaChange]) {
+    private func compare(_ old: Property, _ new: Property, in entity: Entity, olderDeclarer: String,
+                         into result: inout [SchemaChange]) {
         let element: SchemaChange.Element = new.asAttribute != nil ? .attribute : .relationship
         let label = "'\(entity.name).\(new.name)'"
         func changed(_ aspect: SchemaChange.Aspect, _ oldValue: String?, _ newValue: String?, _ what: String,
@@ -470,12 +645,15 @@ struct SchemaComparison {
                let numeric = NumericTypeChange(from: old.asAttribute?.attributeType, to: new.asAttribute?.attributeType) {
                 details += ": \(numeric.loss)"
             }
+            // The computation wins over the table where both can say (`aspectChangesHash`).
+            let computed = aspectChangesHash(aspect, old, new, olderDeclarer: olderDeclarer, newerDeclarer: entity.name)
             result.append(SchemaChange(
                 kind: .changed, element: element, entityName: entity.name, elementName: new.name, aspect: aspect,
                 oldValue: oldValue, newValue: newValue,
                 details: details,
-                hashChanging: hash, lightweight: lightweight, dataLoss: loss, altersStoredValuesUnhashed: unhashed,
-                failsWhen: failsWhen, sources: sources, oldLocation: old.location, newLocation: new.location))
+                hashChanging: computed ?? hash, lightweight: lightweight, dataLoss: loss, altersStoredValuesUnhashed: unhashed,
+                failsWhen: failsWhen, sources: sources + (computed == nil ? [] : [.computedVersionHash]),
+                oldLocation: old.location, newLocation: new.location))
         }
         if old.name != new.name {
             result.append(SchemaChange(
@@ -555,6 +733,13 @@ struct SchemaComparison {
             changed(.allowsExternalBinaryDataStorage, String(a.allowsExternalBinaryDataStorage),
                     String(b.allowsExternalBinaryDataStorage), "allows external storage", false, true, false, false,
                     [.attributeVersionHash, .inferred])
+        }
+        if a.preservesValueInHistoryOnDeletion != b.preservesValueInHistoryOnDeletion {
+            // NSAttributeDescription: "preservesValueInHistoryOnDeletion" is among the inputs
+            // of the attribute's hash (a byte of its own, docs/version-hashes.md).
+            changed(.preserveAfterDeletion, String(a.preservesValueInHistoryOnDeletion),
+                    String(b.preservesValueInHistoryOnDeletion), "preserve after deletion", true, true, false, false,
+                    [.attributeVersionHash, .computedVersionHash])
         }
         if a.isDerived != b.isDerived || a.derivationExpression != b.derivationExpression {
             changed(.derivation, a.derivationExpression, b.derivationExpression, "derivation", false, true, false,
@@ -662,8 +847,9 @@ struct SchemaComparison {
 
     // MARK: Fetch indexes and uniqueness constraints
 
-    /// Neither is among the documented inputs of an entity's version hash (inferred: they are
-    /// store-side structures that a migration recreates).
+    /// Fetch indexes are no input of an entity's version hash; uniqueness constraints are (each
+    /// constraint's names joined with `.`, sorted, docs/version-hashes.md): adding or removing
+    /// one makes stores need a migration, which recreates the store's unique index.
     private func compareIndexes(_ old: Entity, _ new: Entity, into result: inout [SchemaChange]) {
         let oldIndexes = Dictionary(old.fetchIndexes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let newNames = Set(new.fetchIndexes.map(\.name))
@@ -702,16 +888,16 @@ struct SchemaComparison {
             let joined = names.joined(separator: ",")
             result.append(SchemaChange(
                 kind: .added, element: .uniquenessConstraint, entityName: new.name, elementName: joined,
-                details: "uniqueness constraint '\(new.name)' (\(joined)) added", hashChanging: false,
-                lightweight: true, dataLoss: false, sources: [.entityVersionHash, .inferred],
+                details: "uniqueness constraint '\(new.name)' (\(joined)) added", hashChanging: true,
+                lightweight: true, dataLoss: false, sources: [.entityVersionHash, .computedVersionHash],
                 oldLocation: nil, newLocation: constraint.location))
         }
         for (constraint, names) in oldConstraints where !newConstraints.contains(where: { $0.1 == names }) {
             let joined = constraint.propertyNames.joined(separator: ",")
             result.append(SchemaChange(
                 kind: .removed, element: .uniquenessConstraint, entityName: new.name, elementName: joined,
-                details: "uniqueness constraint '\(old.name)' (\(joined)) removed", hashChanging: false,
-                lightweight: true, dataLoss: false, sources: [.entityVersionHash, .inferred],
+                details: "uniqueness constraint '\(old.name)' (\(joined)) removed", hashChanging: true,
+                lightweight: true, dataLoss: false, sources: [.entityVersionHash, .computedVersionHash],
                 oldLocation: constraint.location, newLocation: nil))
         }
     }

@@ -71,10 +71,11 @@ public final class SQLiteObjectStore {
         schema = try StoreSchema(model: model)
         let schema = schema
         let queue: DatabaseQueue
+        var readOnlySnapshot: StoreSnapshot?
         switch try SQLiteFileHeader.inspect(path) {
-        case .absentOrEmpty:
+        case .absent, .empty:
             guard access != .readOnly else {
-                throw SQLiteStoreError(.incompatibleFile, "'\(path)' does not exist or is empty; there is nothing to read")
+                throw SQLiteStoreError.nothingToRead(at: path)
             }
             fileDescription = nil
             queue = try Self.translatingErrors(path: path) {
@@ -98,22 +99,29 @@ public final class SQLiteObjectStore {
             // only once it is known to be one momlint may write to, and in its own journal mode
             // (GRDB's WAL set-up would convert a rollback-journal file for good and write a
             // probe table).
-            let snapshot = try StoreSnapshot(of: path)
-            let description = try Self.translatingErrors(path: path) {
-                try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
+            let snapshot = try StoreSnapshot(of: path, header: header)
+            let description: StoreFileDescription
+            do {
+                description = try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL) }
+            } catch {
+                throw snapshot.describing(error)
             }
-            try StoreMetadata.verify(schema, against: description, access: access)
+            try StoreMetadata.verify(schema, against: description, access: access, model: model)
             fileDescription = description
             if access == .readOnly {
-                self.snapshot = snapshot
+                readOnlySnapshot = snapshot
                 queue = snapshot.queue
             } else {
                 queue = try Self.translatingErrors(path: path) { try DatabaseQueue(path: path) }
             }
         }
-        let keys = try Self.translatingErrors(path: path) {
-            try queue.inDatabase { db in try StoreMetadata.highestPrimaryKeys(schema, in: db) }
+        let keys: [Int64]
+        do {
+            keys = try queue.inDatabase { db in try StoreMetadata.highestPrimaryKeys(schema, in: db) }
+        } catch {
+            throw readOnlySnapshot?.describing(error) ?? Self.storeError(error, path: path)
         }
+        snapshot = readOnlySnapshot
         self.queue = queue
         context = ObjectContext(schema: schema, highestPrimaryKeys: keys)
     }
@@ -342,7 +350,13 @@ public final class SQLiteObjectStore {
 
     private func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         guard let queue else { throw closedError }
-        return try Self.translatingErrors(path: path) { try queue.inDatabase(body) }
+        do {
+            return try queue.inDatabase(body)
+        } catch let error as SaveFailedError {
+            throw error
+        } catch {
+            throw snapshot?.describing(error) ?? Self.storeError(error, path: path)
+        }
     }
 
     private static func translatingErrors<T>(path: String, _ body: () throws -> T) throws -> T {

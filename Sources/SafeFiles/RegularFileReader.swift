@@ -20,7 +20,7 @@ import Darwin
 public enum RegularFileReader {
     /// The bytes of the regular file at `path`, refusing anything else and anything larger than `limit`.
     public static func bytes(atPath path: String, limit: Int) throws(FileAccessError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        let descriptor = SafeFiles.openForReading(path)
         guard descriptor >= 0 else { throw FileAccessError(path: path, problem: .system(errno)) }
         defer { close(descriptor) }
         var status = stat()
@@ -37,6 +37,38 @@ public enum RegularFileReader {
             throw FileAccessError(path: path, problem: .tooLarge(bytes: bytes.count, limit: limit))
         }
         return bytes
+    }
+
+    /// A regular file opened for reading as `bytes(atPath:limit:)` opens one (never blocking,
+    /// never a FIFO, device, socket or folder), for a caller that reads it in its own way: the
+    /// descriptor is the caller's to close.
+    public struct OpenedFile: Sendable {
+        public var descriptor: Int32
+        /// The size when opened.
+        public var size: Int
+        /// Bytes the file takes on disk: less than `size` for a sparse file (holes read as zeros).
+        public var allocatedBytes: Int
+        public var mode: UInt32
+    }
+
+    /// Opens the regular file at `path` for reading, following symbolic links, without
+    /// blocking and without becoming our controlling terminal; refuses anything else.
+    public static func open(atPath path: String) throws(FileAccessError) -> OpenedFile {
+        let descriptor = SafeFiles.openForReading(path)
+        guard descriptor >= 0 else { throw FileAccessError(path: path, problem: .system(errno)) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw FileAccessError(path: path, problem: .system(code))
+        }
+        let kind = FileKind(mode: status.st_mode)
+        guard kind == .regular else {
+            close(descriptor)
+            throw FileAccessError(path: path, problem: .notARegularFile(kind))
+        }
+        return OpenedFile(descriptor: descriptor, size: Int(status.st_size), allocatedBytes: Int(status.st_blocks) * 512,
+                          mode: UInt32(status.st_mode))
     }
 
     /// Reads until the end of the file or `limit` bytes, whichever comes first; a failed read
@@ -128,6 +160,11 @@ public enum RegularFileReader {
     }
 }
 
+/// `open(2)` for reading without blocking on a FIFO and without taking a terminal.
+func openForReading(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+}
+
 /// What kind of file a path names, for a message that says why it was refused.
 public enum FileKind: Hashable, Sendable {
     case regular, directory, fifo, characterDevice, blockDevice, socket, symbolicLink, unknown
@@ -186,9 +223,17 @@ public struct FileAccessError: Error, Hashable, Sendable, CustomStringConvertibl
         switch problem {
         case .notARegularFile(let kind): "it is not a regular file (\(kind.description))"
         case .tooLarge(let bytes, let limit): "it is \(bytes) bytes, over the limit of \(limit)"
+        case .system(ELOOP): "it is a symbolic link that leads to itself (a loop, or a chain of more than 40 links)"
+        case .system(ENAMETOOLONG): "its path is longer than the system allows (PATH_MAX, or NAME_MAX for one name)"
+        case .system(ENOENT) where Self.isDanglingLink(path): "it is a symbolic link to nothing"
         case .system(let code): Self.lowercasingFirstLetter(String(cString: strerror(code)))
         case .other(let text): text
         }
+    }
+
+    private static func isDanglingLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
     }
 
     private static func lowercasingFirstLetter(_ text: String) -> String {

@@ -3,6 +3,7 @@ import DataModel
 import Foundation
 import GRDB
 import Testing
+import VersionHashes
 @testable import SQLiteStore
 
 /// Files momlint did not create: recognised before anything writes, refused with one clear
@@ -291,10 +292,13 @@ import Testing
         try fill(store)
         try store.save()
         try store.close()
+        // The model's own hashes, as Core Data writes them.
+        var hashes: [String: Data] = [:]
+        for (name, hash) in VersionHasher.hashes(of: model).entityHashesByName { hashes[name] = Data(hash.bytes) }
         let plist: [String: Any] = [
             "NSStoreType": "SQLite", "NSStoreUUID": "61FC2D16-6A9B-47E7-AD90-9013E066EC6C",
             "NSPersistenceFrameworkVersion": 1344, "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": [""], "NSStoreModelVersionHashes": ["Writer": Data(repeating: 7, count: 32)],
+            "NSStoreModelVersionIdentifiers": [""], "NSStoreModelVersionHashes": hashes,
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
         let queue = try DatabaseQueue(path: path)
@@ -326,8 +330,10 @@ import Testing
         #expect(description.entities.map(\.number) == [1])
         #expect(description.coreDataEntities.map(\.number) == [16001, 16002, 16003])
         #expect(description.keepsPersistentHistory)
-        // Matched by structure: Core Data's own entities are not the model's.
-        #expect(StoreVersionMatch(file: description, versions: [try TestModels.model(Self.model)]).matches.count == 1)
+        // Matched by its hashes, which name the model's entities only: Core Data's own are not the model's.
+        let match = StoreVersionMatch(file: description, versions: [try TestModels.model(Self.model)])
+        #expect(match.method == .versionHashes)
+        #expect(match.matches.count == 1)
         let store = try SQLiteObjectStore(path: path, model: TestModels.model(Self.model), access: .readOnly)
         let dump = try store.dump()
         try store.close()
@@ -432,9 +438,11 @@ import Testing
 }
 
 /// A rollback-journal database left with a hot journal (a writer stopped mid-transaction) is
-/// read as of its last commit, from the copy: the file and its journal stay as they were.
+/// refused, never replayed (issue 39): replaying writes the database and deletes the
+/// super-journal the journal names, which may be any file. Nothing beside it changes, and a
+/// file the journal names as its super-journal is still there.
 @Suite struct HotJournalTests {
-    @Test func aHotJournalIsRolledBackOnTheCopyOnly() throws {
+    @Test func aHotJournalIsRefusedAndNeverReplayed() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("Journal.sqlite")
         let model = try TestModels.model("""
@@ -468,11 +476,26 @@ import Testing
         }
         try writer.close()
         try #require(FileManager.default.fileExists(atPath: copied + "-journal"))
+        // The journal names a victim as its super-journal (the record SQLite reads from the
+        // end of a journal: page number, name, its length, its checksum, the journal magic).
+        let victim = copy.path("victim.txt")
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
+        let name = Array(victim.utf8)
+        var record: [UInt8] = [0x00, 0x04, 0x00, 0x01] + name
+        record += withUnsafeBytes(of: UInt32(name.count).bigEndian, Array.init)
+        record += withUnsafeBytes(of: UInt32(name.reduce(0) { $0 &+ UInt32($1) }).bigEndian, Array.init)
+        record += [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]
+        let journal = try FileHandle(forWritingTo: URL(fileURLWithPath: copied + "-journal"))
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data(record))
+        try journal.close()
         let before = try ForeignFileTests.files(in: copy)
-        let reader = try SQLiteObjectStore(path: copied, model: model, access: .readOnly)
-        let note = try #require(try reader.fetch("Note").first)
-        #expect(try reader.value("text", of: note) == .string("kept"))
-        try reader.close()
+        for access in [SQLiteObjectStore.Access.readOnly, .readWrite, .readWriteIncludingCoreDataStores] {
+            let message = try ForeignFileTests.refusal(copied, access: access)
+            #expect(message.hasPrefix("'\(copied)' has an unfinished transaction (a hot rollback journal beside it, '\(copied)-journal', "))
+            #expect(message.hasSuffix("momlint never replays one. Open the store in the app (or with sqlite3) first, then read it again"))
+        }
+        #expect(throws: SQLiteStoreError.self) { try StoreFileDescription.read(path: copied) }
         #expect(try ForeignFileTests.files(in: copy) == before)
     }
 }

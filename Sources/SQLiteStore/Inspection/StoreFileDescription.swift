@@ -83,14 +83,15 @@ public struct StoreFileDescription: Sendable {
     /// followed by "; Core Data's own: CHANGE (16001), …" when it keeps persistent history.
     public var summary: String {
         func list(_ entities: [StoredEntity]) -> String {
-            entities.map { "\(PrintableText.escaped($0.name)) (\($0.number))" }.joined(separator: ", ")
+            let shown = entities.prefix(50).map { "\(PrintableText.bounded($0.name)) (\($0.number))" }.joined(separator: ", ")
+            return entities.count > 50 ? shown + " and \(entities.count - 50) more" : shown
         }
         let own = coreDataEntities.isEmpty ? "" : "; Core Data's own: \(list(coreDataEntities))"
         switch writer {
         case .momlint:
             return "a momlint SQLite store, entities \(list(entities))\(own)"
         case .coreData:
-            let version = frameworkVersion.map { "framework version \(PrintableText.escaped($0))" } ?? "an unknown framework version"
+            let version = frameworkVersion.map { "framework version \(PrintableText.bounded($0))" } ?? "an unknown framework version"
             return "a Core Data store written by \(version), entities \(list(entities))\(own)"
         }
     }
@@ -98,23 +99,24 @@ public struct StoreFileDescription: Sendable {
     /// Describes the file at `path` through a view that cannot write (`StoreSnapshot`): the file, its `-wal` and
     /// `-shm` are left byte-identical. Throws a one-line `SQLiteStoreError` for a file that is
     /// missing, not an SQLite database, encrypted, truncated, damaged, or not a store.
-    public static func read(path: String) throws(SQLiteStoreError) -> StoreFileDescription {
+    public static func read(path: String, limits: StoreReadLimits = StoreReadLimits()) throws(SQLiteStoreError) -> StoreFileDescription {
         guard case .sqlite(let header) = try SQLiteFileHeader.inspect(path) else {
-            throw SQLiteStoreError(.incompatibleFile, "'\(path)' does not exist or is empty")
+            throw SQLiteStoreError.nothingToRead(at: path)
         }
-        let snapshot = try StoreSnapshot(of: path)
+        let snapshot = try StoreSnapshot(of: path, header: header, limits: limits)
         do {
-            return try snapshot.queue.inDatabase { db in try read(db, path: path, isWAL: header.isWAL) }
+            return try snapshot.queue.inDatabase { db in try read(db, path: path, isWAL: header.isWAL, limits: limits) }
         } catch {
-            throw SQLiteStoreError.describing(error, path: path)
+            throw snapshot.describing(error)
         }
     }
 
     /// `countingRows: false` leaves `rowCounts` empty, sparing a scan of every table (a
     /// migration reads the description only to recognise the file).
-    static func read(_ db: Database, path: String, isWAL: Bool, countingRows: Bool = true) throws -> StoreFileDescription {
+    static func read(_ db: Database, path: String, isWAL: Bool, countingRows: Bool = true,
+                     limits: StoreReadLimits = StoreReadLimits()) throws -> StoreFileDescription {
         var tables: [String: [Column]] = [:]
-        let tableNames = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        let tableNames = try ForeignSchema.plainTables(db, path: path, limits: limits)
         for name in tableNames {
             let columns = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [name])
             tables[name.uppercased()] = columns.map { Column(name: $0[0], declaredType: ($0[1] as String?) ?? "") }
@@ -122,21 +124,34 @@ public struct StoreFileDescription: Sendable {
         let indexNames = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'").map { $0.uppercased() })
         guard tables["Z_METADATA"] != nil, tables["Z_PRIMARYKEY"] != nil else {
             throw SQLiteStoreError(.incompatibleFile,
-                                   "'\(path)' is an SQLite database but not a Core Data or momlint store (no Z_METADATA and Z_PRIMARYKEY tables)")
+                                   "\(StoreSidecarFiles.quoted(path)) is an SQLite database but not a Core Data or momlint store (no Z_METADATA and Z_PRIMARYKEY tables)")
         }
         // Every value below is read as a `DatabaseValue` and looked at, never through GRDB's
         // typed subscripts, which stop the process on a value of an unexpected kind
         // (`StoredInteger`).
+        // The property list's length first (length() of a BLOB reads only its header), so a
+        // huge one is refused before it is loaded.
+        let plistLength = try Row.fetchOne(db, sql: "SELECT length(Z_PLIST) FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")?[0] as DatabaseValue?
+        if case .int64(let length)? = plistLength?.storage, length > limits.maximumMetadataBytes {
+            throw SQLiteStoreError(.incompatibleFile,
+                                   "\(StoreSidecarFiles.quoted(path)) has a metadata property list (Z_METADATA.Z_PLIST) of \(length) bytes, over the limit of \(limits.maximumMetadataBytes); Core Data writes a few kilobytes")
+        }
         let metadataRow = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
         let plistData: Data? = switch (metadataRow?[1] as DatabaseValue?)?.storage {
         case .blob(let bytes)?: bytes
         case .string(let text)?: Data(text.utf8)
         default: nil
         }
-        guard let plistData,
-              let plist = try? PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any]
-        else {
-            throw SQLiteStoreError(.incompatibleFile, "'\(path)' has a Z_METADATA table without a readable property list")
+        guard let plistData else {
+            throw SQLiteStoreError(.incompatibleFile, "\(StoreSidecarFiles.quoted(path)) has a Z_METADATA table without a property list")
+        }
+        do {
+            try BinaryPropertyListBudget(objects: limits.maximumMetadataObjects, depth: limits.maximumMetadataDepth).check(plistData)
+        } catch {
+            throw SQLiteStoreError(.incompatibleFile, "\(StoreSidecarFiles.quoted(path)) has a metadata property list (Z_METADATA.Z_PLIST) momlint does not read: \(error.description)")
+        }
+        guard let plist = try? PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any] else {
+            throw SQLiteStoreError(.incompatibleFile, "\(StoreSidecarFiles.quoted(path)) has a Z_METADATA table without a readable property list")
         }
         var hashes: [String: String] = [:]
         for (entity, value) in plist["NSStoreModelVersionHashes"] as? [String: Any] ?? [:] {

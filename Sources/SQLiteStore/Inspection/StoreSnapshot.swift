@@ -1,85 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSQLiteDefences
+import DataModel
 import Foundation
 import GRDB
+import SafeFiles
 
-/// A read-only view of a database file that cannot change the file, its `-wal` or its `-shm`.
+/// A read-only view of a database file someone else made, which cannot change the file, its
+/// `-wal`, its `-shm`, its `-journal` or anything they point at, and cannot hang or exhaust
+/// memory (`docs/security.md`, "Stores").
 ///
 /// Even a read-only SQLite connection writes beside a file it did not create: it makes `-wal`
-/// and `-shm` files next to a WAL-mode database that has none, and records its read locks in
-/// the `-shm` ("the -shm file … is used as shared memory by all connections",
-/// https://www.sqlite.org/walformat.html). So:
+/// and `-shm` files next to a WAL-mode database that has none, records its read locks in the
+/// `-shm` ("the -shm file … is used as shared memory by all connections",
+/// https://www.sqlite.org/walformat.html), rolls back a hot `-journal` into the database and
+/// deletes the super-journal the journal names (`StoreSidecarFiles`). So:
 ///
-/// - when nothing but the main file holds data (no `-wal` with frames, no `-journal`), the file
-///   is opened in place as immutable: "SQLite assumes that the database file cannot be changed
-///   … [it] does not attempt to acquire any locks or create any journal or WAL files"
+/// - a hot `-journal` is refused, never replayed; a `-journal` or `-wal` that is not a regular
+///   file is refused, never opened by SQLite;
+/// - when nothing but the main file holds data (no `-wal` with committed frames), the file is
+///   opened in place as immutable: "SQLite assumes that the database file cannot be changed …
+///   [it] does not attempt to acquire any locks or create any journal or WAL files"
 ///   (https://www.sqlite.org/uri.html#uriimmutable) — no copy, however large the file;
-/// - otherwise, or when this SQLite does not take URI file names, the file with its `-wal`
-///   (where an app may have left its data, which an immutable open would ignore) and any hot
-///   `-journal` is copied into a private folder, deleted with the snapshot, and the copy read.
+/// - otherwise (or when this SQLite does not take URI file names) the bytes of the file and of
+///   its `-wal` — never a link, never the `-journal` — are copied, within size limits, into a
+///   private folder (mode 0700, files 0600, created new so nothing existing is written), the
+///   copy is opened read-only, and the folder is removed as soon as SQLite holds the files
+///   open, so nothing is left behind even if the process is killed; a signal arriving before
+///   then removes it too (`momlint_remove_on_signal`).
+///
+/// Every connection gets SQLite's defences (`SQLiteDefences`): defensive mode, an untrusted
+/// schema, no views or triggers, limits on value and statement lengths, and a time budget for
+/// the whole read.
 final class StoreSnapshot {
-    /// The private folder of the copy; nil when the file is read in place.
-    let directory: URL?
     let queue: DatabaseQueue
+    let path: String
+    let limits: StoreReadLimits
+    private let defences: SQLiteDefences
 
-    init(of path: String) throws(SQLiteStoreError) {
-        let fileManager = FileManager.default
-        if Self.mainFileHoldsEverything(path), Self.sqliteTakesURIFileNames {
-            directory = nil
-            var configuration = Configuration()
-            configuration.readonly = true
+    init(of path: String, header: SQLiteFileHeader, limits: StoreReadLimits = StoreReadLimits()) throws(SQLiteStoreError) {
+        self.path = path
+        self.limits = limits
+        if case .hot(let bytes) = try StoreSidecarFiles.journal(besides: path) {
+            throw StoreSidecarFiles.unfinishedTransaction(path, journalBytes: bytes)
+        }
+        var walFile: (wal: StoreSidecarFiles.WAL, file: RegularFileReader.OpenedFile)?
+        if header.isWAL, let found = try StoreSidecarFiles.wal(besides: path, limits: limits) {
+            if found.0.committedFrames > 0 {
+                walFile = found
+            } else {
+                close(found.1.descriptor)
+            }
+        }
+        defer { if let walFile { close(walFile.file.descriptor) } }
+        guard header.pageSize > 0 || walFile != nil else {
+            throw SQLiteStoreError(.incompatibleFile, "\(StoreSidecarFiles.quoted(path)) is empty (0 bytes) and has no -wal holding data; there is nothing to read")
+        }
+        defences = try SQLiteDefences(limits: limits)
+        let defences = defences
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.prepareDatabase { db in try defences.apply(to: db) }
+        if walFile == nil, Self.sqliteTakesURIFileNames {
             do {
                 queue = try DatabaseQueue(path: Self.immutableURI(path), configuration: configuration)
                 try Self.probe(queue)
             } catch {
-                throw SQLiteStoreError.describing(error, path: path)
+                throw defences.describing(error, path: path)
             }
             return
         }
-        let directory = fileManager.temporaryDirectory.appendingPathComponent("momlint-snapshot-\(UUID().uuidString)")
-        self.directory = directory
-        let copy = directory.appendingPathComponent("store.sqlite")
+        let copy = try PrivateStoreCopy(of: path, wal: walFile, limits: limits)
         do {
-            try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
-            try fileManager.copyItem(atPath: path, toPath: copy.path)
-            // A WAL file's committed data may still be in its -wal; a rollback-journal file
-            // interrupted mid-write has a hot -journal, which SQLite rolls back on the copy.
-            for suffix in ["-wal", "-journal"] where fileManager.fileExists(atPath: path + suffix) {
-                try fileManager.copyItem(atPath: path + suffix, toPath: copy.path + suffix)
-            }
-            // The copies may be read-only (as the originals were); SQLite needs to lock them.
-            for file in [copy.path, copy.path + "-wal", copy.path + "-journal"] where fileManager.fileExists(atPath: file) {
-                try fileManager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
-            }
-        } catch {
-            try? fileManager.removeItem(at: directory)
-            throw SQLiteStoreError(.database, "'\(path)' cannot be copied for reading: \(error.localizedDescription)")
-        }
-        var configuration = Configuration()
-        // Read-only, except that rolling back a hot journal needs to write (to the copy).
-        configuration.readonly = !fileManager.fileExists(atPath: copy.path + "-journal")
-        do {
-            queue = try DatabaseQueue(path: copy.path, configuration: configuration)
+            queue = try DatabaseQueue(path: copy.storePath, configuration: configuration)
             try Self.probe(queue)
         } catch {
-            try? fileManager.removeItem(at: directory)
-            throw SQLiteStoreError.describing(error, path: path)
+            copy.remove()
+            throw defences.describing(error, path: path)
         }
-    }
-
-    /// True when the file has no `-wal` holding frames and no `-journal`: a connection opened
-    /// on it in place then reads the main file alone, and neither checkpoints nor rolls back
-    /// anything into it.
-    static func mainFileHoldsEverything(_ path: String) -> Bool {
-        let fileManager = FileManager.default
-        let walSize = (try? fileManager.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        return walSize == 0 && !fileManager.fileExists(atPath: path + "-journal")
+        // SQLite now holds the copy, its -wal and its -shm open: their names are no longer
+        // needed (https://www.sqlite.org/walformat.html: a reader keeps the -wal and the
+        // shared-memory file open for the life of the connection).
+        copy.remove()
     }
 
     deinit {
         try? queue.close()
-        if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 
-    /// Opening is lazy in SQLite: the first read finds out whether this is a database.
+    /// An error while reading, as one line about the file.
+    func describing(_ error: any Error) -> SQLiteStoreError {
+        defences.describing(error, path: path)
+    }
+
+    /// Opening is lazy in SQLite: the first read finds out whether this is a database. It also
+    /// opens the `-wal` and creates the `-shm` of a private copy.
     private static func probe(_ queue: DatabaseQueue) throws {
         _ = try queue.inDatabase { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
     }
@@ -111,20 +131,84 @@ final class StoreSnapshot {
     }()
 }
 
-extension SQLiteStoreError {
-    /// An SQLite failure on the file at `path`, as one line saying what the file is.
-    static func describing(_ error: any Error, path: String) -> SQLiteStoreError {
-        if let error = error as? SQLiteStoreError { return error }
-        guard let error = error as? DatabaseError else {
-            return SQLiteStoreError(.database, "'\(path)': \(error)")
+/// The bytes of a store and its `-wal`, copied into a folder of momlint's own.
+private struct PrivateStoreCopy {
+    let folder: String
+    let storePath: String
+    private var signalRegistrations: [Int32] = []
+
+    init(of path: String, wal: (wal: StoreSidecarFiles.WAL, file: RegularFileReader.OpenedFile)?,
+         limits: StoreReadLimits) throws(SQLiteStoreError) {
+        let store: RegularFileReader.OpenedFile
+        do {
+            store = try RegularFileReader.open(atPath: path)
+        } catch {
+            throw SQLiteStoreError(.incompatibleFile, "\(StoreSidecarFiles.quoted(path)) cannot be read: \(error.reason)")
         }
-        switch error.resultCode {
-        case .SQLITE_NOTADB:
-            return SQLiteStoreError(.incompatibleFile, "'\(path)' is not an SQLite database (or is an encrypted one)")
-        case .SQLITE_CORRUPT:
-            return SQLiteStoreError(.incompatibleFile, "'\(path)' is a damaged SQLite database (\(error.message ?? "malformed"))")
-        default:
-            return SQLiteStoreError(.database, "'\(path)': \(error.message ?? "\(error.resultCode)")")
+        defer { close(store.descriptor) }
+        guard store.size <= limits.maximumCopiedStoreBytes else {
+            throw SQLiteStoreError(.incompatibleFile,
+                                   "\(StoreSidecarFiles.quoted(path)) is \(store.size) bytes, over the limit of \(limits.maximumCopiedStoreBytes) for a store momlint copies to read with its -wal: open the store in the app so its -wal is checkpointed, then read it again")
+        }
+        var template = Array((NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/").utf8CString.dropLast())
+            + Array("momlint-store-XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else {
+            throw SQLiteStoreError(.database, "cannot make a private folder to read \(StoreSidecarFiles.quoted(path)) in: \(FileAccessError(path: "", problem: .system(errno)).reason)")
+        }
+        folder = String(cString: created)
+        storePath = folder + "/store.sqlite"
+        signalRegistrations.append(momlint_remove_on_signal(folder, 1))
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            signalRegistrations.append(momlint_remove_on_signal(storePath + suffix, 0))
+        }
+        do {
+            try Self.copy(store.descriptor, bytes: store.size, to: storePath, naming: path)
+            if let wal {
+                // Only the frames SQLite would read: up to the last commit frame.
+                let walBytes = 32 + wal.wal.committedFrames * (24 + wal.wal.pageSize)
+                try Self.copy(wal.file.descriptor, bytes: walBytes, to: storePath + "-wal", naming: path + "-wal")
+            }
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    /// Removes the copy and its folder (only what momlint made there).
+    func remove() {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(storePath + suffix) }
+        rmdir(folder)
+        for registration in signalRegistrations { momlint_forget_on_signal(registration) }
+    }
+
+    /// Copies `bytes` bytes from an open descriptor to a new file of mode 0600 (`O_EXCL`:
+    /// nothing that exists is ever written, and a link is never followed).
+    private static func copy(_ source: Int32, bytes: Int, to destination: String, naming original: String) throws(SQLiteStoreError) {
+        let target = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard target >= 0 else {
+            throw SQLiteStoreError(.database, "cannot copy \(StoreSidecarFiles.quoted(original)) to read it: \(FileAccessError(path: destination, problem: .system(errno)).reason)")
+        }
+        defer { close(target) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset = 0
+        while offset < bytes {
+            let wanted = min(buffer.count, bytes - offset)
+            let got = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress, wanted, off_t(offset)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else {
+                let reason = got == 0 ? "it became shorter while being read" : FileAccessError(path: original, problem: .system(errno)).reason
+                throw SQLiteStoreError(.incompatibleFile, "\(StoreSidecarFiles.quoted(original)) cannot be copied to read it: \(reason)")
+            }
+            var written = 0
+            while written < got {
+                let count = buffer.withUnsafeBytes { write(target, $0.baseAddress! + written, got - written) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    throw SQLiteStoreError(.database, "cannot copy \(StoreSidecarFiles.quoted(original)) to read it: \(FileAccessError(path: destination, problem: .system(errno)).reason)")
+                }
+                written += count
+            }
+            offset += got
         }
     }
 }

@@ -41,7 +41,7 @@ extension SQLiteObjectStore {
         }
         // Recognised through a view that cannot write, as `init(path:model:access:)` does.
         let description = try { () throws -> StoreFileDescription in
-            let snapshot = try StoreSnapshot(of: path)
+            let snapshot = try StoreSnapshot(of: path, header: header)
             return try describing(path: path) {
                 try snapshot.queue.inDatabase { db in try StoreFileDescription.read(db, path: path, isWAL: header.isWAL, countingRows: false) }
             }
