@@ -7,6 +7,8 @@ let package = Package(
     name: "momlint-fuzz",
     dependencies: [
         .package(name: "momlint", path: ".."),
+        // The same GRDB momlint uses, to write the crafted stores.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Declares libFuzzer's driver; see Sources/CLibFuzzer/shim.h.
@@ -19,6 +21,18 @@ let package = Package(
                 "CLibFuzzer",
                 .product(name: "DataModel", package: "momlint"),
                 .product(name: "Linting", package: "momlint"),
+            ]
+        ),
+        // Crafts an SQLite store from each input (hostile schema objects, values, damaged pages,
+        // a -journal and a -wal of the input's bytes) and reads it as `momlint store` does;
+        // a crash, a hang, a memory blow-up or any change to the crafted files is a finding.
+        .executableTarget(
+            name: "StoreFuzzer",
+            dependencies: [
+                "CLibFuzzer",
+                .product(name: "DataModel", package: "momlint"),
+                .product(name: "SQLiteStore", package: "momlint"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

@@ -138,9 +138,12 @@ extension LintRun {
                 notes.append(hint)
             }
             var pairs: [MigrationPair] = []
+            var baseFailure: String?
             for var pair in comparisons {
                 let older = pair.older
-                let bases = base?.contents(of: older.file, versionName: older.version.name) ?? []
+                let read = base?.read(of: older.file, versionName: older.version.name)
+                if let failure = read?.failure, baseFailure == nil { baseFailure = failure }
+                let bases = read?.contents ?? []
                 let committed = bases.first { $0.stagedBytes == nil }
                 let committedModel = committed.flatMap {
                     $0.equalsWorkingTree ? older : $0.bytes.isEmpty ? nil : baseModel($0.bytes, like: older, loader: loader)
@@ -160,6 +163,11 @@ extension LintRun {
                             baseName: staged.name))
                     }
                 }
+            }
+            // Every way the base cannot be read is said once per bundle: the rule did not run.
+            if let baseFailure {
+                notes.append(LoadNote(path: bundlePath, message:
+                    "shipped_version_modified did not run: the shipped versions could not be read from git (\(baseFailure))"))
             }
             let findings = engine.lintMigrations(pairs)
             guard !findings.isEmpty else { continue }

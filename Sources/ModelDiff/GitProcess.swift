@@ -5,9 +5,19 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DataModel
+import Dispatch
 import Foundation
+import SafeFiles
 
-/// Runs git once and collects its standard output, with `posix_spawnp`, a pipe and `waitpid`.
+/// Runs git once and collects its standard output, with `posix_spawnp`, a pipe and `waitpid`,
+/// under limits: a repository someone else made can hold a FIFO or a device where git reads a
+/// file (`.git/HEAD`, `config`, `packed-refs`, `objects/info/alternates`), on which git would
+/// wait forever, and a committed `contents` of gigabytes. So the repository's own files are
+/// looked at first and a special one is never handed to git (`GitDirectory`), git has
+/// `timeLimit` seconds and at most `maximumOutputBytes` of answer before it is killed, and a
+/// failure keeps its reason in words (`Running.failure`) for the note that says why
+/// `shipped_version_modified` did not run.
 ///
 /// Not Foundation's `Process`: on Linux its `waitUntilExit()` wakes every 50 ms to look at the
 /// child (swift-corelibs-foundation runs the run loop in 0.05 s steps), so each git call cost
@@ -16,6 +26,13 @@ enum GitProcess {
     /// The most standard input `run` takes: a quarter of Linux's pipe buffer, written whole
     /// before git starts reading.
     static let maximumInputBytes = 16_384
+
+    /// Seconds git may take for one answer (reading a few blobs takes milliseconds).
+    static let timeLimit = 10.0
+
+    /// The most output collected: the model size limit (`LoadLimits.defaultMaximumFileSize`)
+    /// for a committed and a staged `contents`, and a little for the headers.
+    static let maximumOutputBytes = 2 * 256 * 1024 * 1024 + 65_536
 
     /// Git's standard output, or nil when git cannot be started (not installed) or exits with a
     /// non-zero status. `input`, when given, is its standard input, written whole into the pipe
@@ -31,11 +48,21 @@ enum GitProcess {
     /// `finish()`. Nil when git cannot be started.
     static func start(_ arguments: [String], in folder: String, input: [UInt8]? = nil) -> Running? {
         guard input.map({ $0.count <= maximumInputBytes }) ?? true else { return nil }
+        switch GitDirectory.check(from: folder) {
+        case .none: return Running(failure: nil)  // not in a repository: nothing is shipped, nothing to say
+        case .unsafe(let reason): return Running(failure: reason)
+        case .usable: break
+        }
         var inputPipe: [Int32] = [-1, -1]
         var outputPipe: [Int32] = [-1, -1]
+        var errorPipe: [Int32] = [-1, -1]
         guard makePipe(&inputPipe) else { return nil }
         defer { closeIfOpen(inputPipe) }
         guard makePipe(&outputPipe) else { return nil }
+        guard makePipe(&errorPipe) else {
+            closeIfOpen(outputPipe)
+            return nil
+        }
 
         if let input, !input.isEmpty {
             let written = input.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
@@ -47,35 +74,60 @@ enum GitProcess {
         close(inputPipe[1])
         inputPipe[1] = -1
 
-        guard let child = spawn(["git", "-C", folder] + arguments, standardInput: inputPipe[0],
-                                standardOutput: outputPipe[1])
-        else {
+        let spawned = spawn(["git", "-C", folder] + arguments, standardInput: inputPipe[0],
+                            standardOutput: outputPipe[1], standardError: errorPipe[1])
+        guard case .success(let child) = spawned else {
             closeIfOpen(outputPipe)
+            closeIfOpen(errorPipe)
+            if case .failure(let failure) = spawned {
+                return Running(failure: failure.code == ENOENT ? "git is not installed (no 'git' on PATH)"
+                    : "git cannot be started: \(FileAccessError(path: "git", problem: .system(failure.code)).reason)")
+            }
             return nil
         }
-        // The child holds its own copy; ours must be closed for `finish` to see the end.
+        // The child holds its own copies; ours must be closed for `finish` to see the end.
         close(outputPipe[1])
-        return Running(child: child, output: outputPipe[0])
+        close(errorPipe[1])
+        return Running(child: child, output: outputPipe[0], errors: errorPipe[0])
     }
 
-    /// A git process started by `start`, and the read end of its standard output.
+    /// A git process started by `start`, and the read ends of its standard output and error;
+    /// or a process that was never started, with the reason.
     final class Running: @unchecked Sendable {
         private let child: pid_t
         private var output: Int32
+        private var errors: Int32
         private var result: [UInt8]??
+        /// Why `finish()` returned nil, in words; nil when it did not, or when the folder is in no
+        /// repository (then there is nothing to say).
+        private(set) var failure: String?
 
-        fileprivate init(child: pid_t, output: Int32) {
+        fileprivate init(child: pid_t, output: Int32, errors: Int32) {
             self.child = child
             self.output = output
+            self.errors = errors
         }
 
-        /// Git's standard output once it has exited, or nil when reading failed or git exited
-        /// with a non-zero status. Waits for git the first time; later calls repeat the answer.
+        fileprivate init(failure: String?) {
+            child = -1
+            output = -1
+            errors = -1
+            self.failure = failure
+            result = .some(nil)
+        }
+
+        /// Git's standard output once it has exited, or nil when reading failed, git exited
+        /// with a non-zero status, ran past `timeLimit` or answered more than
+        /// `maximumOutputBytes` (then it is killed). Waits for git the first time; later calls
+        /// repeat the answer.
         func finish() -> [UInt8]? {
             if let result { return result }
-            let collected = GitProcess.readToEnd(output)
+            let collected = GitProcess.collect(output: output, errors: errors)
             close(output)
+            close(errors)
             output = -1
+            errors = -1
+            if collected.stopped != nil { kill(child, SIGKILL) }
             var status: Int32 = 0
             var reaped = true
             while waitpid(child, &status, 0) == -1 {
@@ -86,24 +138,39 @@ enum GitProcess {
             }
             // WIFEXITED and WEXITSTATUS, which Swift does not import (they are macros).
             let exitedCleanly = reaped && (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0
-            result = .some(exitedCleanly ? collected : nil)
-            return exitedCleanly ? collected : nil
+            if let stopped = collected.stopped {
+                failure = stopped
+            } else if !exitedCleanly {
+                let said = String(decoding: collected.errors, as: UTF8.self)
+                    .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                let how = (status & 0x7f) != 0 ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
+                failure = said.isEmpty ? "git \(how)" : "git \(how): \(PrintableText.bounded(said))"
+            }
+            let answer = exitedCleanly && collected.stopped == nil ? collected.output : nil
+            result = .some(answer)
+            return answer
         }
 
         // A process started and never asked for: its output is not wanted, so git is stopped
-        // rather than waited for (it may still be starting, which takes milliseconds), the pipe
-        // is closed and the child is reaped. Git only reads here, and holds no lock to leave.
+        // rather than waited for (it may still be starting, which takes milliseconds), the pipes
+        // are closed and the child is reaped. Git only reads here, and holds no lock to leave.
         deinit {
             if result == nil {
-                kill(child, SIGTERM)
+                kill(child, SIGKILL)
                 close(output)
+                close(errors)
                 var status: Int32 = 0
                 while waitpid(child, &status, 0) == -1 && errno == EINTR {}
             }
         }
     }
 
-    private static func spawn(_ arguments: [String], standardInput: Int32, standardOutput: Int32) -> pid_t? {
+    struct SpawnFailure: Error {
+        var code: Int32
+    }
+
+    private static func spawn(_ arguments: [String], standardInput: Int32, standardOutput: Int32,
+                              standardError: Int32) -> Result<pid_t, SpawnFailure> {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         #else
@@ -113,7 +180,7 @@ enum GitProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
         posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
 
         let argv = arguments.map { strdup($0) } + [nil]
         let optionalLocks = strdup("GIT_OPTIONAL_LOCKS=0")
@@ -125,7 +192,7 @@ enum GitProcess {
         var child: pid_t = 0
         // posix_spawnp looks git up on this process's PATH, as a shell would.
         let status = posix_spawnp(&child, "git", &actions, nil, argv, envp)
-        return status == 0 ? child : nil
+        return status == 0 ? .success(child) : .failure(SpawnFailure(code: status))
     }
 
     /// This process's environment as `posix_spawn` takes it, less the variable `prefix` (e.g.
@@ -150,20 +217,43 @@ enum GitProcess {
         }
     }
 
-    /// Everything until the end of the pipe; nil when reading fails (never part of it).
-    fileprivate static func readToEnd(_ descriptor: Int32) -> [UInt8]? {
-        var output: [UInt8] = []
+    /// Everything until both pipes end, read as it comes (`poll`), within `timeLimit` and
+    /// `maximumOutputBytes`; `stopped` says why reading stopped early (git is then killed), and
+    /// at most 4 KiB of standard error is kept.
+    fileprivate static func collect(output: Int32, errors: Int32) -> (output: [UInt8], errors: [UInt8], stopped: String?) {
+        var collected: [UInt8] = []
+        var said: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                output.append(contentsOf: buffer[0..<count])
-            } else if count == 0 {
-                return output
-            } else if errno != EINTR {
-                return nil
+        var open = [output, errors]
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeLimit * 1e9)
+        while !open.isEmpty {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else {
+                return (collected, said, "git did not answer within \(Int(timeLimit)) s (a repository with a FIFO, a device or a slow disk where git reads)")
+            }
+            var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(1_000, (deadline - now) / 1_000_000 + 1)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return (collected, said, "git's answer could not be read: \(String(cString: strerror(errno)))")
+            }
+            for descriptor in descriptors where descriptor.revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    if descriptor.fd == output {
+                        collected.append(contentsOf: buffer[0..<count])
+                        if collected.count > maximumOutputBytes {
+                            return (collected, said, "git's answer is over \(maximumOutputBytes) bytes: a committed contents larger than the model size limit")
+                        }
+                    } else if said.count < 4_096 {
+                        said.append(contentsOf: buffer[0..<min(count, 4_096 - said.count)])
+                    }
+                } else if count == 0 || errno != EINTR {
+                    open.removeAll { $0 == descriptor.fd }
+                }
             }
         }
+        return (collected, said, nil)
     }
 
     /// A pipe whose ends are closed on exec: git gets only the ends `spawn` hands it as 0 and 1

@@ -8,9 +8,14 @@ import SafeFiles
 /// source and destination models by path (e.g. `Model.xcdatamodeld/Model 2.xcdatamodel`).
 /// The format is undocumented (inferred from files Xcode writes), so a mapping model is taken
 /// to cover a pair when its XML names both versions' folders, in either order of appearance.
+///
+/// A search keeps only the paths it finds, and `covers` reads their XML one at a time, as it
+/// needs it (each up to 8 MiB): 400 mapping models once took 3.3 GB held all at once.
 public struct MappingModels: Sendable {
-    /// The text of each mapping model's XML, by its folder path.
+    /// The text of mapping models' XML given up front, by folder path.
     public private(set) var documents: [String: String] = [:]
+    /// The `.xcmappingmodel` folders a search found, read when `covers` is asked.
+    public private(set) var mappingModelPaths: [String] = []
 
     public init(documents: [String: String] = [:]) {
         self.documents = documents
@@ -31,7 +36,7 @@ public struct MappingModels: Sendable {
                     let path = current.hasSuffix("/") ? current + entry.name : current + "/" + entry.name
                     if entry.name.hasSuffix(".xcmappingmodel") {
                         guard seen.insert(path).inserted else { continue }
-                        documents[path] = Self.mappingXML(in: path)
+                        mappingModelPaths.append(path)
                     } else if entry.kind == .folder {
                         pending.append(path)
                     }
@@ -70,10 +75,16 @@ public struct MappingModels: Sendable {
         mappingModel(from: older, to: newer, inBundle: bundleName) != nil
     }
 
+    /// Every mapping model's folder, given or found, in path order.
+    private var sortedPaths: [String] { (Array(documents.keys) + mappingModelPaths).sorted() }
+
+    /// A mapping model's XML: given up front, or read now from the folder a search found.
+    private func text(of path: String) -> String { documents[path] ?? Self.mappingXML(in: path) }
+
     /// The folder of the first mapping model (in path order) that covers the pair, as `covers` decides.
     public func mappingModel(from older: String, to newer: String, inBundle bundleName: String? = nil) -> String? {
-        documents.keys.sorted().first { path in
-            let text = documents[path]!
+        sortedPaths.first { path in
+            let text = text(of: path)
             guard Self.names(text, folder: older), Self.names(text, folder: newer) else { return false }
             guard let bundleName, text.contains(".xcdatamodeld") else { return true }
             return text.contains(bundleName)
@@ -84,8 +95,8 @@ public struct MappingModels: Sendable {
     /// versions among `names` it names, in the order of `names`; mapping models naming fewer
     /// than two of them are left out. Sorted by mapping model path.
     public func mappedVersions(among names: [String], inBundle bundleName: String?) -> [[String]] {
-        documents.keys.sorted().compactMap { path in
-            let text = documents[path] ?? ""
+        sortedPaths.compactMap { path in
+            let text = text(of: path)
             if let bundleName, text.contains(".xcdatamodeld"), !text.contains(bundleName) { return nil }
             let named = names.filter { Self.names(text, folder: $0) }
             return named.count >= 2 ? named : nil

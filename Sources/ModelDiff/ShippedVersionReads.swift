@@ -12,8 +12,9 @@ import Foundation
 public final class ShippedVersionReads: @unchecked Sendable {
     /// What a read found for one version's `contents`.
     enum Answer {
-        /// Git could not be asked (not a work tree, not installed): nothing is shipped.
-        case gitFailed
+        /// Git could not be asked: nothing is shipped. The reason, in words, when there is one
+        /// to give (git failed in a repository); nil outside any repository.
+        case gitFailed(String?)
         /// The file in `HEAD` and in the index; nil where git has none.
         case blobs(committed: [UInt8]?, staged: [UInt8]?)
     }
@@ -66,9 +67,11 @@ public final class ShippedVersionReads: @unchecked Sendable {
         defer { lock.unlock() }
         guard let read = reads[bundle] else { return nil }
         if read.answers == nil {
-            let blobs = ShippedVersions.blobs(in: read.git.finish(), for: Self.objectNames(of: read.versions))
+            let output = read.git.finish()
+            let blobs = ShippedVersions.blobs(in: output, for: Self.objectNames(of: read.versions))
+            let failure = output == nil ? read.git.failure : "git's answer could not be read"
             read.answers = Dictionary(uniqueKeysWithValues: read.versions.enumerated().map { index, version in
-                (version, blobs.map { .blobs(committed: $0[2 * index], staged: $0[2 * index + 1]) } ?? .gitFailed)
+                (version, blobs.map { .blobs(committed: $0[2 * index], staged: $0[2 * index + 1]) } ?? .gitFailed(failure))
             })
         }
         return read.answers?[versionName]

@@ -217,30 +217,56 @@ public struct BundleBase: Sendable {
     /// with the working tree (the caller's model) and, when the index differs from both, with
     /// the staged file too.
     public func contents(of file: String, versionName: String) -> [BaseContents] {
+        read(of: file, versionName: versionName).contents
+    }
+
+    /// What reading the base of one version found: its contents, or why it could not be read.
+    public struct Read: Sendable {
+        public var contents: [BaseContents]
+        /// Why the base could not be read, in words (git failed, timed out, was not installed, or
+        /// the repository holds a FIFO where git reads); nil when it was read or there is none.
+        public var failure: String?
+    }
+
+    /// `contents(of:versionName:)`, with the reason when the base could not be read.
+    public func read(of file: String, versionName: String) -> Read {
         switch source {
         case .lock(let lock, let name):
-            guard let locked = lock.versions.first(where: { $0.name == versionName }) else { return [] }
-            return [BaseContents(bytes: Array((locked.contents ?? "").utf8), name: name, entityHashes: locked.entityHashes)]
+            guard let locked = lock.versions.first(where: { $0.name == versionName }) else { return Read(contents: []) }
+            return Read(contents: [BaseContents(bytes: Array((locked.contents ?? "").utf8), name: name, entityHashes: locked.entityHashes)])
         case .head(let started):
             let answer = started.flatMap { $0.reads.answer(forVersion: versionName, inBundle: $0.bundle) }
                 ?? Self.committedAndStaged(file)
-            guard case .blobs(let committed?, let staged) = answer else { return [] }
+            if case .gitFailed(let reason) = answer { return Read(contents: [], failure: reason) }
+            guard case .blobs(let committed?, let staged) = answer else {
+                // "missing" is git's answer both for a version HEAD does not hold (added since)
+                // and for one whose object is gone; a tree that names the file tells them apart.
+                let name = (file as NSString).lastPathComponent
+                if GitProcess.run(["rev-parse", "--verify", "--quiet", "HEAD:./\(name)"], in: ModelPaths.parent(of: file)) != nil {
+                    return Read(contents: [], failure: "HEAD lists '\(PrintableText.bounded(file, limit: 1_000))' but git does not have its object (a damaged or partial clone)")
+                }
+                return Read(contents: [])
+            }
             let working = FileManager.default.contents(atPath: file).map(Array.init)
             var result = [BaseContents(bytes: committed, name: "HEAD", equalsWorkingTree: committed == working)]
             if let staged, staged != committed, staged != working {
                 result.append(BaseContents(bytes: committed, name: "HEAD (in the index)", stagedBytes: staged))
             }
-            return result
+            return Read(contents: result)
         case .revision(let revision):
-            return revision.contents(of: file).map { [BaseContents(bytes: $0, name: revision.revision)] } ?? []
+            return Read(contents: revision.contents(of: file).map { [BaseContents(bytes: $0, name: revision.revision)] } ?? [])
         }
     }
 
     /// The committed and the staged `file`, from one git process of its own.
     private static func committedAndStaged(_ file: String) -> ShippedVersionReads.Answer {
         let name = (file as NSString).lastPathComponent
-        guard let blobs = ShippedVersions.showAll(["HEAD:./\(name)", ":./\(name)"], in: ModelPaths.parent(of: file))
-        else { return .gitFailed }
+        let objects = ["HEAD:./\(name)", ":./\(name)"]
+        guard let git = ShippedVersions.startShowingAll(objects, in: ModelPaths.parent(of: file)) else { return .gitFailed(nil) }
+        let output = git.finish()
+        guard let blobs = ShippedVersions.blobs(in: output, for: objects) else {
+            return .gitFailed(output == nil ? git.failure : "git's answer could not be read")
+        }
         return .blobs(committed: blobs[0], staged: blobs[1])
     }
 }

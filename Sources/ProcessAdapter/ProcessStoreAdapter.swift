@@ -98,11 +98,19 @@ public struct ProcessStoreAdapter: StoreAdapter {
         } catch let error as ModelExportError {
             throw StoreAdapterError(.invalidRequest, "the scenario's model cannot be exported for the shim:\n\(error)")
         }
-        let connection = try pool.checkOut()
-        let answer = try connection.exchange("open '\(setup.scenarioID)'", expecting: ["done"]) { id in
-            try ShimMessage.openLine(id: id, scenario: setup.scenarioID, modelPath: setup.modelPath,
-                                     exportedModel: exported)
+        let connection: ShimConnection
+        let answer: ShimMessage.Answer
+        do {
+            connection = try pool.checkOut()
+            answer = try connection.exchange("open '\(setup.scenarioID)'", expecting: ["done"]) { id in
+                try ShimMessage.openLine(id: id, scenario: setup.scenarioID, modelPath: setup.modelPath,
+                                         exportedModel: exported)
+            }
+        } catch {
+            if !error.message.hasPrefix("not run: ") { pool.recordOpen(failure: error.message) }
+            throw error
         }
+        pool.recordOpen(failure: nil)
         if answer.kind == "error" {
             let error = ProcessStore.storeError(from: answer, connection: connection)
             pool.checkIn(connection)

@@ -89,7 +89,8 @@ final class ShimConnection: @unchecked Sendable {
             } catch .closed {
                 throw broken("closed its stdout before answering \(request)", waitForExit: true)
             } catch {}
-            throw broken("stopped reading its stdin before \(request)", waitForExit: true)
+            throw broken(process.inputIsClosed ? "closed its stdin (it reads no more requests) before \(request)"
+                                               : "stopped reading its stdin before \(request)", waitForExit: true)
         }
         let answerLine: String
         do {
@@ -97,7 +98,9 @@ final class ShimConnection: @unchecked Sendable {
         } catch {
             switch error {
             case .timedOut:
-                throw broken("did not answer \(request) within \(Self.describe(limit))", waitForExit: false)
+                // A shim that closed its stdin reads no more requests: say so, not only "late".
+                let closedInput = process.inputIsClosed ? "closed its stdin and " : ""
+                throw broken("\(closedInput)did not answer \(request) within \(Self.describe(limit))", waitForExit: false)
             case .closed:
                 throw broken("closed its stdout before answering \(request)", waitForExit: true)
             case .lineTooLong:

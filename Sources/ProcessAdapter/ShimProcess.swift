@@ -138,6 +138,15 @@ final class ShimProcess {
         return true
     }
 
+    /// True when the shim has closed its end of stdin (the socket reports a hang-up or an
+    /// error to a writer).
+    var inputIsClosed: Bool {
+        guard input >= 0 else { return true }
+        var ready = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
+        guard poll(&ready, 1, 0) > 0 else { return false }
+        return ready.revents & Int16(POLLHUP | POLLERR) != 0
+    }
+
     private static func milliseconds(_ duration: Duration) -> Int32 {
         Int32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000 + 1)
     }

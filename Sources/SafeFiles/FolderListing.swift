@@ -30,7 +30,15 @@ public enum FolderListing {
     /// The entries of `folder` other than `.` and `..`, in no particular order; nil when it
     /// cannot be read (missing, not a folder, no permission).
     public static func entries(of folder: String) -> [Entry]? {
-        guard let stream = opendir(folder) else { return nil }
+        listing(of: folder).entries
+    }
+
+    /// `entries(of:)`, with the `errno` of a folder that cannot be listed (0 when it was listed):
+    /// a walk tells a folder that vanished (`ENOENT`) from one it must report, such as a path
+    /// longer than the system allows (`ENAMETOOLONG`), whose models would otherwise be missed in
+    /// silence.
+    public static func listing(of folder: String) -> (entries: [Entry]?, errorCode: Int32) {
+        guard let stream = opendir(folder) else { return (nil, errno) }
         defer { closedir(stream) }
         var entries: [Entry] = []
         while let entry = readdir(stream) {
@@ -47,7 +55,7 @@ public enum FolderListing {
             }
             entries.append(Entry(name: name, kind: kind))
         }
-        return entries
+        return (entries, 0)
     }
 
     /// Some file systems leave `d_type` unknown; `lstat` then, which does not follow a link.

@@ -158,7 +158,7 @@ public enum OutputFileWriter {
         finished = true
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileAccessError) {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileAccessError) {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { writeToDescriptor(descriptor, $0.baseAddress!, $0.count) }
@@ -194,6 +194,10 @@ public enum OutputFileWriter {
 public enum StandardOutput {
     public static func write(_ text: String) throws(FileAccessError) {
         try OutputFileWriter.writeAll(text, to: 1)
+    }
+
+    public static func write(bytes: [UInt8]) throws(FileAccessError) {
+        try OutputFileWriter.writeAll(bytes, to: 1, path: "standard output")
     }
 
     /// Standard error, written the same way, unbuffered, so that the two streams reach a shared

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Conformance
 import CoreDataStoreAdapter
+import DataModel
 import Foundation
 import ProcessAdapter
 import ReferenceStore
@@ -138,7 +139,18 @@ struct ConformanceCommand: AsyncParsableCommand {
         let runner = ConformanceRunner(timeLimit: .milliseconds(Int(timeLimit * 1000)))
         var summaries: [RunSummary] = []
         for adapter in adapters {
-            let results = await runner.run(scenarios, adapter: adapter)
+            // One line per scenario on stderr as it ends: a run against a shim that answers
+            // nothing once printed nothing for ten minutes.
+            let results = await runner.run(scenarios, adapter: adapter) { position, count, result in
+                let verdict = switch result.verdict {
+                case .pass: "pass"
+                case .fail: "FAIL"
+                case .skip: "skip"
+                }
+                var progressLine = StandardError()
+                print("[\(position)/\(count)] \(PrintableText.bounded(adapter.name)) \(PrintableText.bounded(result.scenarioID)): \(verdict) "
+                    + "(\(String(format: "%.2f", result.seconds)) s)", to: &progressLine)
+            }
             summaries.append(RunSummary(adapterName: adapter.name, results: results,
                                         expectedFailures: expectations[adapter.name] ?? .none))
         }

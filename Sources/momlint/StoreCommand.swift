@@ -4,6 +4,7 @@ import ArgumentParser
 import DataModel
 import Foundation
 import ModelDiff
+import SafeFiles
 import SQLiteStore
 import VersionHashes
 
@@ -23,6 +24,17 @@ struct StoreCommand: ParsableCommand {
     )
 }
 
+extension StoreCommand {
+    /// `FILE: error: MESSAGE` on one line: the path escaped, the message (whose quotes from
+    /// the file are already escaped and bounded) escaped again and cut, so no line is ever
+    /// megabytes long or holds a line break.
+    static func errorLine(file: String, _ message: String) -> String {
+        "\(PrintableText.bounded(file, limit: 1_000)): error: \(PrintableText.bounded(message, limit: 4_000))"
+    }
+}
+
+extension StoreDump.Format: ExpressibleByArgument {}
+
 struct StoreDumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump",
@@ -36,9 +48,6 @@ struct StoreDumpCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case json, text
-    }
 
     @Argument(help: ArgumentHelp("The SQLite store file.", valueName: "file"))
     var file: String
@@ -49,7 +58,7 @@ struct StoreDumpCommand: ParsableCommand {
     var model: String
 
     @Option(help: "The output format.")
-    var format: Format = .json
+    var format: StoreDump.Format = .json
 
     func run() throws {
         var standardError = StandardError()
@@ -76,13 +85,12 @@ struct StoreDumpCommand: ParsableCommand {
             }
             let store = try SQLiteObjectStore(path: file, model: loaded, access: .readOnly)
             defer { try? store.close() }
-            let dump = try store.dump()
-            switch format {
-            case .json: FileHandle.standardOutput.write(try dump.json() + Data("\n".utf8))
-            case .text: FileHandle.standardOutput.write(Data(dump.text.utf8))
-            }
+            try store.writeDump(format: format) { bytes in try StandardOutput.write(bytes: bytes) }
         } catch let error as SQLiteStoreError {
-            print("\(file): error: \(error.message)", to: &standardError)
+            print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
+            throw ExitCode.inputError
+        } catch let error as FileAccessError {
+            print("error: cannot write to standard output: \(error.reason)", to: &standardError)
             throw ExitCode.inputError
         }
     }
@@ -119,35 +127,39 @@ struct StoreWhichVersionCommand: ParsableCommand {
         do {
             description = try StoreFileDescription.read(path: file)
         } catch {
-            print("\(file): error: \(error.message)", to: &standardError)
+            print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
             throw ExitCode.inputError
         }
-        print("\(file): \(description.summary)")
+        print("\(PrintableText.bounded(file, limit: 1_000)): \(description.summary)")
         let match = StoreVersionMatch(file: description, versions: result.models)
         let matches = match.matches
         let byHashes = match.method == .versionHashes
         let how = byHashes ? "all \(match.storeHashes?.count ?? 0) entity hashes match"
             : "matched by structure: the store's metadata holds no version hashes"
         if matches.count == 1 {
-            print("written by version '\(matches[0].model.version.name)' (\(how)) (\(matches[0].model.file))")
+            print("written by version '\(PrintableText.bounded(matches[0].model.version.name))' (\(how)) (\(PrintableText.bounded(matches[0].model.file, limit: 1_000)))")
             return
         }
         if matches.count > 1 {
             print(byHashes ? "written by one of \(matches.count) versions identical to Core Data (\(how)):"
                 : "written by one of \(matches.count) structurally identical versions (\(how)):")
-            for candidate in matches { print("  '\(candidate.model.version.name)' (\(candidate.model.file))") }
+            for candidate in matches {
+                print("  '\(PrintableText.bounded(candidate.model.version.name))' (\(PrintableText.bounded(candidate.model.file, limit: 1_000)))")
+            }
             return
         }
+        let bundleName = PrintableText.bounded(bundle, limit: 1_000)
         print(byHashes
-            ? "no version of \(bundle) hashes like this store (migrating it fails with 134130); closest first:"
-            : "no version of \(bundle) matches (by structure: the store's metadata holds no version hashes); closest first:")
+            ? "no version of \(bundleName) hashes like this store (migrating it fails with 134130); closest first:"
+            : "no version of \(bundleName) matches (by structure: the store's metadata holds no version hashes); closest first:")
         for candidate in match.candidates.prefix(3) {
             let count = candidate.differences.count
             let what = byHashes ? (count == 1 ? "entity hash differs" : "entity hashes differ")
                 : (count == 1 ? "difference" : "differences")
-            print("  '\(candidate.model.version.name)': \(count) \(what)")
-            for difference in candidate.differences.prefix(5) { print("    - \(difference)") }
-            for difference in candidate.layoutDifferences.prefix(3) { print("    - layout: \(difference)") }
+            print("  '\(PrintableText.bounded(candidate.model.version.name))': \(count) \(what)")
+            // A difference quotes names from the file: escaped, and cut when long.
+            for difference in candidate.differences.prefix(5) { print("    - \(PrintableText.bounded(difference, limit: 1_000))") }
+            for difference in candidate.layoutDifferences.prefix(3) { print("    - layout: \(PrintableText.bounded(difference, limit: 1_000))") }
         }
         throw ExitCode.findings
     }

@@ -404,7 +404,7 @@ import MomlintTestSupport
                                               Fixtures.path("Fixtures/Models/Migrations/TypeChangeWithMappingModel")])
         // The fixtures hold two mapping models (TypeChangeWithMappingModel, ConsecutiveMappingModels),
         // each found once although the second folder searched is inside the first.
-        #expect(found.documents.count == 2)
+        #expect(found.mappingModelPaths.count == 2)
         #expect(found.covers(from: "Model", to: "Model 2", inBundle: "Typed.xcdatamodeld"))
         #expect(found.mappedVersions(among: ["Model", "Model 2", "Model 3"], inBundle: "Model.xcdatamodeld") == [["Model", "Model 2"]])
     }
@@ -423,8 +423,9 @@ import MomlintTestSupport
             toFile: root + "/App/Real.xcmappingmodel/xcmapping.xml", atomically: true, encoding: .utf8)
         try fileManager.createSymbolicLink(atPath: root + "/App/loop", withDestinationPath: root)
         let found = MappingModels(searching: [root])
-        #expect(Set(found.documents.keys) == [root + "/App/Blocked.xcmappingmodel", root + "/App/Real.xcmappingmodel"])
-        #expect(found.documents[root + "/App/Blocked.xcmappingmodel"] == "")
+        #expect(Set(found.mappingModelPaths) == [root + "/App/Blocked.xcmappingmodel", root + "/App/Real.xcmappingmodel"])
+        // Asked of a pair no mapping model covers, every one is read — the FIFO as empty, at once.
+        #expect(!found.covers(from: "Other", to: "Model 2"))
         #expect(found.covers(from: "Model", to: "Model 2"))
     }
 }

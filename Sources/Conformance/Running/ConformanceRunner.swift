@@ -15,12 +15,17 @@ public struct ConformanceRunner: Sendable {
         self.timeLimit = timeLimit
     }
 
-    /// Runs every scenario, one after another, in the order given.
-    public func run(_ scenarios: [Scenario], adapter: any StoreAdapter) async -> [ScenarioResult] {
+    /// Runs every scenario, one after another, in the order given; `progress`, when given,
+    /// hears of each result as it comes (its position from 1, the count, the result), so a long
+    /// run is never silent.
+    public func run(_ scenarios: [Scenario], adapter: any StoreAdapter,
+                    progress: ((Int, Int, ScenarioResult) -> Void)? = nil) async -> [ScenarioResult] {
         var results: [ScenarioResult] = []
         results.reserveCapacity(scenarios.count)
-        for scenario in scenarios {
-            results.append(await run(scenario, adapter: adapter))
+        for (index, scenario) in scenarios.enumerated() {
+            let result = await run(scenario, adapter: adapter)
+            progress?(index + 1, scenarios.count, result)
+            results.append(result)
         }
         return results
     }

@@ -70,6 +70,7 @@ public struct ModelLoader: Sendable {
                 case .contentsFile(let file):
                     let folder = Self.parentPath(of: file)
                     bundle = folder.hasSuffix(".xcdatamodel") ? Self.bundle(holding: folder) : nil
+                case .unlistedFolder: bundle = nil
                 }
                 guard let bundle else { continue }
                 let versions = Self.versionFolderNames(in: bundle)
@@ -99,6 +100,9 @@ public struct ModelLoader: Sendable {
         case bundle(String)
         case versionFolder(String)
         case contentsFile(String)
+        /// A folder a search could not list (a path longer than PATH_MAX, no permission): said,
+        /// since the models in it are not linted.
+        case unlistedFolder(String, FileAccessError)
     }
 
     /// What a path names; a folder that is neither a bundle nor a version folder is searched
@@ -159,7 +163,14 @@ public struct ModelLoader: Sendable {
             case .model(let target):
                 found.append(target)
             case .folder(let current):
-                guard let entries = FolderListing.entries(of: current) else { continue }
+                let listing = FolderListing.listing(of: current)
+                guard let entries = listing.entries else {
+                    // A folder that vanished meanwhile holds nothing; any other failure is said.
+                    if listing.errorCode != ENOENT && listing.errorCode != ENOTDIR {
+                        found.append(.unlistedFolder(current, FileAccessError(path: current, problem: .system(listing.errorCode))))
+                    }
+                    continue
+                }
                 var children: [Pending] = []
                 let folderNames = entries.filter { $0.kind == .folder && !Self.skippedFolderNames.contains($0.name) }.map(\.name)
                 for name in folderNames.sorted(by: Self.versionOrder) {
@@ -196,6 +207,9 @@ public struct ModelLoader: Sendable {
             let version = folder.hasSuffix(".xcdatamodel") ? self.version(forFolder: folder, selection: nil)
                                                              : Self.standaloneVersion
             loadContents(path, version: version, into: &result, skipping: &loaded)
+        case .unlistedFolder(let path, let error):
+            result.outcomes.append(.failure(LoadError(path: path, reason: .unreadable(
+                "\(error.reason); the models in this folder, if any, were not searched for"))))
         }
     }
 
@@ -236,7 +250,10 @@ public struct ModelLoader: Sendable {
         var selection: ModelVersion.Selection = versions.count == 1 ? .onlyVersion : .highestVersionNumber
         var notes: [LoadNote] = []
         let declarationPath = Self.join(bundle, ".xccurrentversion")
-        if FileManager.default.fileExists(atPath: declarationPath) {
+        // lstat, not fileExists: a link loop or a link to nothing is there, and says so when read
+        // (it was once "no .xccurrentversion").
+        var declarationStatus = stat()
+        if lstat(declarationPath, &declarationStatus) == 0 {
             do {
                 let bytes = try readFile(declarationPath)
                 if let declaration = try readDeclaration(bytes, path: declarationPath) {

@@ -59,44 +59,50 @@ public struct StoreDump: Encodable, Sendable {
     /// The dump as JSON. Throws `unreadableValue` for a number JSON cannot hold (an infinity a
     /// REAL column may store), naming the object and the attribute.
     public func json(pretty: Bool = true) throws -> Data {
-        for object in objects {
-            for (name, value) in object.values.sorted(by: { $0.key < $1.key }) {
-                guard case .double(let number) = value, !number.isFinite else { continue }
-                throw SQLiteStoreError(.unreadableValue,
-                                       "\(object.id) has \(PrintableText.escaped(name)) \(number), which JSON cannot hold; dump it with --format text")
-            }
-        }
+        for object in objects { try StoreDump.checkJSONCanHold(object) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 
-    /// The same, for people: one block per object.
+    /// The same, for people: one block per object, every name and value escaped and bounded
+    /// (`textBlock`).
     public var text: String {
-        var lines = ["\(store.path): \(store.summary)"]
-        for entity in store.entities {
-            lines.append("  \(entity.name) (entity \(entity.number)): \(entity.objects) object\(entity.objects == 1 ? "" : "s")")
-        }
-        for object in objects {
-            lines.append("")
-            lines.append("\(object.entity) \(object.id)")
-            for (name, value) in object.values.sorted(by: { $0.key < $1.key }) {
-                lines.append("  \(name) = \(value)")
-            }
-            for (name, value) in object.relationships.sorted(by: { $0.key < $1.key }) {
-                switch value {
-                case .toOne(let id): lines.append("  \(name) -> \(id ?? "nil")")
-                case .toMany(let ids): lines.append("  \(name) -> [\(ids.joined(separator: ", "))]")
-                }
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
+        StoreDump.textHeader(store) + objects.map(StoreDump.textBlock).joined()
     }
 }
 
 extension SQLiteObjectStore {
-    /// Every saved object of the store (pending changes are not included).
+    /// Every saved object of the store (pending changes are not included), in memory. A store
+    /// of any size is better written with `writeDump(format:to:)`, which holds one object at a time.
     public func dump() throws -> StoreDump {
+        var objects: [StoreDump.Object] = []
+        let counts = try forEachSavedObject { objects.append($0) }
+        return StoreDump(store: dumpedStore(counts: counts), objects: objects)
+    }
+
+    /// The store's part of the dump, with the objects counted per entity.
+    func dumpedStore(counts: [Int]) -> StoreDump.Store {
+        let description = fileDescription
+        return StoreDump.Store(
+            path: path, summary: description?.summary ?? "a momlint SQLite store",
+            writer: description?.writer.rawValue ?? StoreFileDescription.Writer.momlint.rawValue,
+            frameworkVersion: description?.frameworkVersion, uuid: description?.uuid,
+            modelVersionHashes: description?.versionHashes ?? [:],
+            modelVersionIdentifiers: description?.versionIdentifiers ?? [],
+            modelVersionHashesVersion: description?.versionHashesVersion,
+            entities: schema.entities.map { StoreDump.Entity(number: $0.number, name: $0.name, objects: counts[$0.index]) })
+    }
+
+    /// Calls `body` with each saved object, in entity-number order, then by `Z_PK`, reading one
+    /// object at a time (the context that decodes them is renewed every 1,000 objects, so memory
+    /// does not grow with the store); returns how many objects each entity has.
+    ///
+    /// Every row is checked before the first object is handed over: a row whose `Z_ENT` is not
+    /// an entity of its table fails the whole dump, as a row would that no entity claims.
+    /// A text value holding NUL is read whole (SQLite's text interface, which GRDB uses, stops
+    /// at the first NUL), from the column's bytes.
+    func forEachSavedObject(_ body: (StoreDump.Object) throws -> Void) throws -> [Int] {
         let schema = self.schema
         let uuid = fileDescription?.uuid
         func uri(_ id: ObjectID, entity: Int) -> String {
@@ -104,18 +110,43 @@ extension SQLiteObjectStore {
             return uuid.map { "x-coredata://\($0)/\(path)" } ?? path
         }
         return try readingSaved { (context: inout ObjectContext, db: Database) in
-            var objects: [(entity: Int, key: Int64, object: StoreDump.Object)] = []
-            var counts = Array(repeating: 0, count: schema.entities.count)
             for (tableIndex, table) in schema.tables.enumerated() {
-                let rows = try Row.fetchAll(db, sql: "SELECT \(table.rowColumns) FROM \(table.name.quoted) ORDER BY \"Z_PK\"")
-                for row in rows {
-                    let id = try context.register(row, table: tableIndex, db)
+                let numbers = schema.entities.filter { $0.tableIndex == tableIndex }.map { String($0.number) }
+                let stray = "SELECT \(table.rowColumns) FROM \(table.name.quoted) WHERE \"Z_ENT\" IS NULL OR \"Z_ENT\" NOT IN (\(numbers.joined(separator: ", "))) LIMIT 1"
+                if let row = try Row.fetchOne(db, sql: stray) {
+                    _ = try context.decode(row, table: tableIndex)
+                }
+            }
+            var counts = Array(repeating: 0, count: schema.entities.count)
+            var sinceRenewal = 0
+            for entity in schema.entities {
+                let table = schema.tables[entity.tableIndex]
+                // Each attribute column's bytes, only when it is text holding NUL.
+                let wholeText = entity.attributes.compactMap(\.column).map { column in
+                    let name = table.columns[column].name.quoted
+                    return "CASE WHEN typeof(\(name)) = 'text' AND instr(CAST(\(name) AS BLOB), x'00') > 0 THEN CAST(\(name) AS BLOB) END"
+                }
+                let sql = "SELECT \(([table.rowColumns] + wholeText).joined(separator: ", ")) FROM \(table.name.quoted) WHERE \"Z_ENT\" = ? ORDER BY \"Z_PK\""
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: [entity.number])
+                let firstWholeText = 3 + table.columns.count
+                while let row = try rows.next() {
+                    if sinceRenewal == 1_000 {
+                        context = ObjectContext(schema: schema, highestPrimaryKeys: context.highestPrimaryKeys)
+                        sinceRenewal = 0
+                    }
+                    sinceRenewal += 1
+                    let id = try context.register(row, table: entity.tableIndex, db)
                     let state = context.objects[id]!
-                    let entity = schema.entities[state.entity]
                     counts[entity.index] += 1
                     var values: [String: AttributeValue] = [:]
+                    var textColumn = firstWholeText
                     for (slot, attribute) in entity.attributes.enumerated() where attribute.column != nil {
                         values[attribute.name] = state.attributes[slot]
+                        if case .blob(let bytes) = (row[textColumn] as DatabaseValue).storage {
+                            let text = String(decoding: bytes, as: UTF8.self)
+                            values[attribute.name] = attribute.type == .uuid ? .uuid(text) : .string(text)
+                        }
+                        textColumn += 1
                     }
                     var relationships: [String: StoreDump.RelationshipValue] = [:]
                     for (slot, mapping) in entity.relationshipSlots {
@@ -127,23 +158,11 @@ extension SQLiteObjectStore {
                         relationships[mapping.name] = mapping.relationship.isToMany
                             ? .toMany(destinations) : .toOne(destinations.first)
                     }
-                    objects.append((entity.index, id.primaryKey,
-                                    StoreDump.Object(entity: entity.name, id: uri(id, entity: entity.index),
-                                                     values: values, relationships: relationships)))
+                    try body(StoreDump.Object(entity: entity.name, id: uri(id, entity: entity.index),
+                                              values: values, relationships: relationships))
                 }
             }
-            objects.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }
-            let description = fileDescription
-            return StoreDump(
-                store: StoreDump.Store(
-                    path: path, summary: description?.summary ?? "a momlint SQLite store",
-                    writer: description?.writer.rawValue ?? StoreFileDescription.Writer.momlint.rawValue,
-                    frameworkVersion: description?.frameworkVersion, uuid: uuid,
-                    modelVersionHashes: description?.versionHashes ?? [:],
-                    modelVersionIdentifiers: description?.versionIdentifiers ?? [],
-                    modelVersionHashesVersion: description?.versionHashesVersion,
-                    entities: schema.entities.map { StoreDump.Entity(number: $0.number, name: $0.name, objects: counts[$0.index]) }),
-                objects: objects.map(\.object))
+            return counts
         }
     }
 }

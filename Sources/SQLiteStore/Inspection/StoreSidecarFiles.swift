@@ -187,6 +187,6 @@ enum StoreSidecarFiles {
 
     /// A path in a message: escaped, cut when long, in quotes.
     static func quoted(_ path: String) -> String {
-        "'\(PrintableText.bounded(path))'"
+        "'\(PrintableText.bounded(path, limit: 1_000))'"
     }
 }
