@@ -66,8 +66,10 @@ public struct Attribute: Hashable, Sendable {
 
         init() {}
 
+        /// A block for `values`, or none when every one of them is nil: decided by comparing
+        /// with the empty value, so a field added to `SeldomSetFields` can never be dropped.
         init(_ values: SeldomSetFields) {
-            box = CopyOnWriteBox(values)
+            if values != SeldomSetFields() { box = CopyOnWriteBox(values) }
         }
 
         @inlinable
@@ -146,20 +148,13 @@ public struct Attribute: Hashable, Sendable {
             location: location))
         // The block is made only when one of its values is there (see `OutOfLineFields`); the
         // loader passes none here and sets the few it reads afterwards.
-        let seldomSetGiven = defaultDateTimeInterval != nil || defaultValueExpression != nil || minValueString != nil
-            || maxValueString != nil || minDateTimeInterval != nil || maxDateTimeInterval != nil
-            || regularExpressionString != nil || valueTransformerName != nil || customClassName != nil
-            || compositeName != nil || derivationExpression != nil || elementID != nil || versionHashModifier != nil
-            || renamingIdentifier != nil
-        if seldomSetGiven {
-            storage.value.seldomSet = OutOfLineFields(SeldomSetFields(
-                defaultDateTimeInterval: defaultDateTimeInterval, defaultValueExpression: defaultValueExpression,
-                minValueString: minValueString, maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
-                maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
-                valueTransformerName: valueTransformerName, customClassName: customClassName, compositeName: compositeName,
-                derivationExpression: derivationExpression, elementID: elementID, versionHashModifier: versionHashModifier,
-                renamingIdentifier: renamingIdentifier))
-        }
+        storage.value.seldomSet = OutOfLineFields(SeldomSetFields(
+            defaultDateTimeInterval: defaultDateTimeInterval, defaultValueExpression: defaultValueExpression,
+            minValueString: minValueString, maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
+            maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
+            valueTransformerName: valueTransformerName, customClassName: customClassName, compositeName: compositeName,
+            derivationExpression: derivationExpression, elementID: elementID, versionHashModifier: versionHashModifier,
+            renamingIdentifier: renamingIdentifier))
     }
 
     @inlinable
