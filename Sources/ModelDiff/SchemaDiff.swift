@@ -628,8 +628,7 @@ struct SchemaComparison {
         let element: SchemaChange.Element = new.asAttribute != nil ? .attribute : .relationship
         let label = "'\(entity.name).\(new.name)'"
         func changed(_ aspect: SchemaChange.Aspect, _ oldValue: String?, _ newValue: String?, _ what: String,
-                     hash: Bool, lightweight: Bool = true, loss: Bool = false, unhashed: Bool = false,
-                     sources: [MigrationSource]) {
+                     _ classified: AspectClassification) {
             // Made required, or made persistent, with no default: rows of the older version may
             // hold no value (all of them when the attribute was transient).
             let failsWhen: SchemaChange.MissingValueFailure? = switch (aspect, new) {
@@ -641,7 +640,7 @@ struct SchemaComparison {
                 nil
             }
             var details = "\(label) \(what) \(describe(oldValue)) → \(describe(newValue))"
-            if aspect == .attributeType, loss,
+            if aspect == .attributeType, classified.dataLoss,
                let numeric = NumericTypeChange(from: old.asAttribute?.attributeType, to: new.asAttribute?.attributeType) {
                 details += ": \(numeric.loss)"
             }
@@ -651,8 +650,9 @@ struct SchemaComparison {
                 kind: .changed, element: element, entityName: entity.name, elementName: new.name, aspect: aspect,
                 oldValue: oldValue, newValue: newValue,
                 details: details,
-                hashChanging: computed ?? hash, lightweight: lightweight, dataLoss: loss, altersStoredValuesUnhashed: unhashed,
-                failsWhen: failsWhen, sources: sources + (computed == nil ? [] : [.computedVersionHash]),
+                hashChanging: computed ?? classified.hashChanging, lightweight: classified.lightweight,
+                dataLoss: classified.dataLoss, altersStoredValuesUnhashed: classified.altersStoredValuesUnhashed,
+                failsWhen: failsWhen, sources: classified.sources + (computed == nil ? [] : [.computedVersionHash]),
                 oldLocation: old.location, newLocation: new.location))
         }
         if old.name != new.name {
@@ -666,8 +666,8 @@ struct SchemaComparison {
         if oldTransient != newTransient {
             // Persistent → transient: the stored values are dropped, as for a removal.
             // Transient → persistent: a new column, as for an addition (inferred from both).
-            changed(.isTransient, String(oldTransient), String(newTransient), "transient", hash: true,
-                    lightweight: true, loss: newTransient, sources: [.propertyVersionHash, .inferred])
+            changed(.isTransient, String(oldTransient), String(newTransient), "transient",
+                    AspectClassification(hashChanging: true, dataLoss: newTransient, sources: [.propertyVersionHash, .inferred]))
         }
         switch (old, new) {
         case let (.attribute(a), .attribute(b)):
@@ -679,9 +679,20 @@ struct SchemaComparison {
         }
     }
 
+    /// How one changed aspect of a property is classified before its version hash is computed
+    /// (`aspectChangesHash` wins over `hashChanging` where it can say), each answer by name.
+    struct AspectClassification {
+        /// The documented table's answer: the aspect is an input of the version hash.
+        var hashChanging: Bool
+        var lightweight = true
+        var dataLoss = false
+        var altersStoredValuesUnhashed = false
+        var sources: [MigrationSource]
+    }
+
     private func compareAttribute(
         _ a: Attribute, _ b: Attribute, transient: Bool,
-        changed: (SchemaChange.Aspect, String?, String?, String, Bool, Bool, Bool, Bool, [MigrationSource]) -> Void
+        changed: (SchemaChange.Aspect, String?, String?, String, AspectClassification) -> Void
     ) {
         if a.attributeType != b.attributeType {
             // Type changes are not among the documented inferable patterns; between binary
@@ -689,12 +700,13 @@ struct SchemaComparison {
             // (`NumericTypeChange`), and a narrowing one loses what the new type cannot hold.
             if let numeric = NumericTypeChange(from: a.attributeType, to: b.attributeType) {
                 let truncates = numeric.narrows && !transient
-                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName,
-                        "type", true, true, truncates, false,
-                        [.attributeVersionHash, .observedMigrations] + (truncates ? [.inferred] : []))
+                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type",
+                        AspectClassification(hashChanging: true, dataLoss: truncates,
+                                             sources: [.attributeVersionHash, .observedMigrations] + (truncates ? [.inferred] : [])))
             } else {
-                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type", true, transient,
-                        false, false, [.attributeVersionHash, .lightweightMigration])
+                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type",
+                        AspectClassification(hashChanging: true, lightweight: transient,
+                                             sources: [.attributeVersionHash, .lightweightMigration]))
             }
         }
         if a.isOptional != b.isOptional {
@@ -702,16 +714,18 @@ struct SchemaComparison {
             // a default the mapping is still inferred, and the migration fails on rows that hold
             // nil (`failsWhen`, 134110).
             changed(.isOptional, a.isOptional ? "optional" : "required", b.isOptional ? "optional" : "required",
-                    "optionality", true, true, false, false, [.propertyVersionHash, .lightweightMigration])
+                    "optionality",
+                    AspectClassification(hashChanging: true, sources: [.propertyVersionHash, .lightweightMigration]))
         }
         let oldDefault = a.defaultValueString ?? a.defaultDateTimeInterval
         let newDefault = b.defaultValueString ?? b.defaultDateTimeInterval
         if oldDefault != newDefault {
-            changed(.defaultValue, oldDefault, newDefault, "default value", false, true, false, false, [.attributeVersionHash])
+            changed(.defaultValue, oldDefault, newDefault, "default value",
+                    AspectClassification(hashChanging: false, sources: [.attributeVersionHash]))
         }
         if a.versionHashModifier != b.versionHashModifier {
             changed(.versionHashModifier, a.versionHashModifier, b.versionHashModifier, "versionHashModifier",
-                    true, true, false, false, [.propertyVersionHash])
+                    AspectClassification(hashChanging: true, sources: [.propertyVersionHash]))
         }
         // Neither the transformer nor the decoded class is an input of the version hash, yet the
         // transformer decides how the stored bytes are read back: stores are opened without
@@ -722,37 +736,38 @@ struct SchemaComparison {
             let readsOldFormat = Self.isKeyedArchiveTransformer(a.valueTransformerName)
                 || Self.keepsTransformer(named: a.valueTransformerName, in: b)
             changed(.valueTransformerName, a.valueTransformerName, b.valueTransformerName, "value transformer",
-                    false, true, false, !transient && !readsOldFormat && !hashChangedElsewhere(a, b),
-                    [.attributeVersionHash, .inferred])
+                    AspectClassification(hashChanging: false,
+                                         altersStoredValuesUnhashed: !transient && !readsOldFormat && !hashChangedElsewhere(a, b),
+                                         sources: [.attributeVersionHash, .inferred]))
         }
         if a.customClassName != b.customClassName {
-            changed(.customClassName, a.customClassName, b.customClassName, "custom class", false, true, false,
-                    false, [.attributeVersionHash, .inferred])
+            changed(.customClassName, a.customClassName, b.customClassName, "custom class",
+                    AspectClassification(hashChanging: false, sources: [.attributeVersionHash, .inferred]))
         }
         if a.allowsExternalBinaryDataStorage != b.allowsExternalBinaryDataStorage {
             changed(.allowsExternalBinaryDataStorage, String(a.allowsExternalBinaryDataStorage),
-                    String(b.allowsExternalBinaryDataStorage), "allows external storage", false, true, false, false,
-                    [.attributeVersionHash, .inferred])
+                    String(b.allowsExternalBinaryDataStorage), "allows external storage",
+                    AspectClassification(hashChanging: false, sources: [.attributeVersionHash, .inferred]))
         }
         if a.preservesValueInHistoryOnDeletion != b.preservesValueInHistoryOnDeletion {
             // NSAttributeDescription: "preservesValueInHistoryOnDeletion" is among the inputs
             // of the attribute's hash (a byte of its own, docs/version-hashes.md).
             changed(.preserveAfterDeletion, String(a.preservesValueInHistoryOnDeletion),
-                    String(b.preservesValueInHistoryOnDeletion), "preserve after deletion", true, true, false, false,
-                    [.attributeVersionHash, .computedVersionHash])
+                    String(b.preservesValueInHistoryOnDeletion), "preserve after deletion",
+                    AspectClassification(hashChanging: true, sources: [.attributeVersionHash, .computedVersionHash]))
         }
         if a.isDerived != b.isDerived || a.derivationExpression != b.derivationExpression {
-            changed(.derivation, a.derivationExpression, b.derivationExpression, "derivation", false, true, false,
-                    false, [.attributeVersionHash, .inferred])
+            changed(.derivation, a.derivationExpression, b.derivationExpression, "derivation",
+                    AspectClassification(hashChanging: false, sources: [.attributeVersionHash, .inferred]))
         }
         if a.isIndexed != b.isIndexed {
-            changed(.isIndexed, String(a.isIndexed), String(b.isIndexed), "indexed", false, true, false, false,
-                    [.attributeVersionHash])
+            changed(.isIndexed, String(a.isIndexed), String(b.isIndexed), "indexed",
+                    AspectClassification(hashChanging: false, sources: [.attributeVersionHash]))
         }
         let oldValidation = validation(a), newValidation = validation(b)
         if oldValidation != newValidation {
-            changed(.validation, oldValidation, newValidation, "validation", false, true, false, false,
-                    [.attributeVersionHash])
+            changed(.validation, oldValidation, newValidation, "validation",
+                    AspectClassification(hashChanging: false, sources: [.attributeVersionHash]))
         }
     }
 
@@ -794,50 +809,51 @@ struct SchemaComparison {
 
     private func compareRelationship(
         _ a: Relationship, _ b: Relationship,
-        changed: (SchemaChange.Aspect, String?, String?, String, Bool, Bool, Bool, Bool, [MigrationSource]) -> Void
+        changed: (SchemaChange.Aspect, String?, String?, String, AspectClassification) -> Void
     ) {
         let oldDestination = a.destinationEntityName.map { newNameOfOldEntity[$0] ?? $0 }
         if oldDestination != b.destinationEntityName {
             // Not among the documented patterns: the stored links point at rows of another entity.
-            changed(.destinationEntity, a.destinationEntityName, b.destinationEntityName, "destination", true,
-                    false, false, false, [.relationshipVersionHash, .lightweightMigration])
+            changed(.destinationEntity, a.destinationEntityName, b.destinationEntityName, "destination",
+                    AspectClassification(hashChanging: true, lightweight: false,
+                                         sources: [.relationshipVersionHash, .lightweightMigration]))
         }
         if canonicalInverse(a) != canonicalInverse(b) {
             // Inferred: the guide lets relationships be added, removed and renamed freely.
-            changed(.inverseRelationship, a.inverseName, b.inverseName, "inverse", true, true, false, false,
-                    [.relationshipVersionHash, .inferred])
+            changed(.inverseRelationship, a.inverseName, b.inverseName, "inverse",
+                    AspectClassification(hashChanging: true, sources: [.relationshipVersionHash, .inferred]))
         }
         if a.isToMany != b.isToMany {
             // "Change a relationship from to-one to to-many" is inferable; the other way keeps
             // one destination per object (inferred: the others are lost).
             let keepsOneLink = a.isToMany && !b.isToMany && !b.isTransient
             changed(.isToMany, a.isToMany ? "to-many" : "to-one", b.isToMany ? "to-many" : "to-one", "cardinality",
-                    true, true, keepsOneLink, false,
-                    [.relationshipVersionHash, .versioningGuide] + (keepsOneLink ? [.inferred] : []))
+                    AspectClassification(hashChanging: true, dataLoss: keepsOneLink,
+                                         sources: [.relationshipVersionHash, .versioningGuide] + (keepsOneLink ? [.inferred] : [])))
         } else {
             let oldCount = "\(a.minCount ?? 0)…\(a.maxCount ?? 0)", newCount = "\(b.minCount ?? 0)…\(b.maxCount ?? 0)"
             if oldCount != newCount {
-                changed(.count, oldCount, newCount, "count", true, true, false, false,
-                        [.relationshipVersionHash, .inferred])
+                changed(.count, oldCount, newCount, "count",
+                        AspectClassification(hashChanging: true, sources: [.relationshipVersionHash, .inferred]))
             }
         }
         if a.isOrdered != b.isOrdered {
             // Not among the documented hash inputs, but the guide lists ordering changes as a
             // migration pattern, so stores must be migrated (inferred).
-            changed(.isOrdered, String(a.isOrdered), String(b.isOrdered), "ordered", true, true, false, false,
-                    [.versioningGuide, .inferred])
+            changed(.isOrdered, String(a.isOrdered), String(b.isOrdered), "ordered",
+                    AspectClassification(hashChanging: true, sources: [.versioningGuide, .inferred]))
         }
         if a.isOptional != b.isOptional {
-            changed(.isOptional, a.isOptional ? "optional" : "required", b.isOptional ? "optional" : "required",
-                    "optionality", true, true, false, false, [.propertyVersionHash, .inferred])
+            changed(.isOptional, a.isOptional ? "optional" : "required", b.isOptional ? "optional" : "required", "optionality",
+                    AspectClassification(hashChanging: true, sources: [.propertyVersionHash, .inferred]))
         }
         if a.deletionRule != b.deletionRule {
-            changed(.deletionRule, a.deletionRule.xmlName, b.deletionRule.xmlName, "delete rule", false, true, false,
-                    false, [.relationshipVersionHash])
+            changed(.deletionRule, a.deletionRule.xmlName, b.deletionRule.xmlName, "delete rule",
+                    AspectClassification(hashChanging: false, sources: [.relationshipVersionHash]))
         }
         if a.versionHashModifier != b.versionHashModifier {
             changed(.versionHashModifier, a.versionHashModifier, b.versionHashModifier, "versionHashModifier",
-                    true, true, false, false, [.propertyVersionHash])
+                    AspectClassification(hashChanging: true, sources: [.propertyVersionHash]))
         }
     }
 
