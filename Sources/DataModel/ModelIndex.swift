@@ -8,9 +8,12 @@ import Foundation
 /// A model of thousands of entities keeps every entity, attribute and relationship in its own
 /// heap block, spread over a hundred megabytes; a rule that visits every block misses the cache
 /// at each one. These tables hold what rules test first, read in order.
-struct ModelIndex: Sendable {
+///
+/// Two indexes are equal when every table is (the tests hold a model read in parts to the one
+/// read whole this way, so a table added here is compared without anyone listing it).
+struct ModelIndex: Equatable, Sendable {
     /// Where each entity's entries sit in the flat tables below.
-    struct EntitySlots: Sendable {
+    struct EntitySlots: Equatable, Sendable {
         /// The entity's names are `propertyNames[firstName ..< endOfNames]`.
         var firstName: Int
         var attributeCount: Int
@@ -29,7 +32,7 @@ struct ModelIndex: Sendable {
         }
     }
 
-    enum PropertySlot: Sendable {
+    enum PropertySlot: Equatable, Sendable {
         case attribute(Int)
         case relationship(Int)
         case fetchedProperty(Int)
@@ -369,10 +372,14 @@ struct ModelIndexFeed {
 /// the model's own relationships through their positions and seldom asks, and a table of
 /// every relationship cost the loader two insertions per relationship (one per part, one
 /// when the parts were joined), the second on one core while the other waited.
-final class RelationshipPositions: @unchecked Sendable {
+final class RelationshipPositions: Equatable, @unchecked Sendable {
     // @unchecked: `table` is read and written only with `lock` held.
     private let lock = NSLock()
     private var table: [ObjectIdentifier: RelationshipPosition?]?
+
+    /// Always equal: the table is made from the other tables of its index (`slots`,
+    /// `relationships`), which `ModelIndex`'s equality compares, whether or not it is made yet.
+    static func == (lhs: RelationshipPositions, rhs: RelationshipPositions) -> Bool { true }
 
     /// Where `relationship` is declared in the model whose tables are `index`; nil when it is
     /// not one of them, or is held at more than one position.
