@@ -138,11 +138,19 @@ let package = Package(
         .executableTarget(name: "sqlite-crash-child", dependencies: ["SQLiteStore", "Conformance", "DataModel"]),
         // Writes reports/sqlite-cascade.md: `swift run -c release sqlite-cascade-report`.
         .executableTarget(name: "sqlite-cascade-report", dependencies: ["SQLiteCascadeBenchmark"]),
+        // `momlint lint` as a value and its run: configuration, loading, rules, reports, exit status.
+        .target(
+            name: "LintDriver",
+            dependencies: [
+                "Configuring", "DataModel", "Linting", "ModelDiff", "Reporting", "SafeFiles", "SourceConsistency",
+                "SwiftDataModel",
+            ]
+        ),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "SourceConsistency", "SwiftDataModel", "Conformance", "ReferenceStore",
+                "LintDriver", "DataModel", "Linting", "SourceConsistency", "SwiftDataModel", "Conformance", "ReferenceStore",
                 "CoreDataStoreAdapter",
                 "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "ModelGenerator",
                 "SQLiteStore", "SafeFiles", "ModelDiff", "VersionHashes", "CAllocatorTuning",
@@ -157,7 +165,7 @@ let package = Package(
         .testTarget(name: "SafeYAMLTests", dependencies: ["SafeYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel", "ModelDiff", "VersionHashes"]),
         // GRDB: to give copies of real stores the damage and history a test needs.
-        .testTarget(name: "MomlintCLITests", dependencies: ["momlint", "CAllocatorTuning", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MomlintCLITests", dependencies: ["momlint", "LintDriver", "CAllocatorTuning", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
         .testTarget(
             name: "SwiftDataModelTests",
