@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "ModelExport", dependencies: ["DataModel", "VersionHashes"]),
         // A store in any language, run as a child process speaking line-delimited JSON
         // (`--adapter exec:COMMAND`; docs/implementers.md). Knows nothing of the linter.
-        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport", "CProcessControl"]),
+        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport", "CProcessControl", "SafeFiles"]),
         // prctl(PR_SET_CHILD_SUBREAPER), which Swift cannot call (it is variadic), for ProcessAdapter.
         .target(name: "CProcessControl"),
         // glibc's mallopt and huge-page advice for the momlint executable (momlint_tune_allocator), and
