@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The lookup tables a `Model` answers from: entities by name, sub-entities by parent, every
@@ -313,52 +312,6 @@ struct ModelIndex: Equatable, Sendable {
             return entity.property(atOffset: index - entity.firstName)
         }
         return nil
-    }
-}
-
-/// Feeds a model's entities, as the loader closes each, to a thread that builds the model's
-/// tables meanwhile.
-///
-/// Building the tables visits every entity, attribute and relationship once more, about a
-/// tenth of loading a large model, while reading the XML uses one core. Entities are handed over
-/// a batch at a time; `finish` waits only for the last batch and the inverses, which need every
-/// name. A model smaller than one batch is not worth a thread: `finish` gives nil and `Model`
-/// builds its tables itself.
-struct ModelIndexFeed {
-    /// Entities handed over at a time; a model with fewer never starts a thread.
-    static let batchSize = 256
-
-    private var waiting: [Entity] = []
-    private var builder: ConcurrentBuilder?
-
-    mutating func add(_ entity: Entity) {
-        waiting.append(entity)
-        guard waiting.count == Self.batchSize else { return }
-        if builder == nil { builder = ConcurrentBuilder() }
-        builder?.append(contentsOf: waiting)
-        waiting.removeAll(keepingCapacity: true)
-    }
-
-    /// The finished tables, or nil when no thread was started.
-    func finish() -> ModelIndex? {
-        guard let builder else { return nil }
-        builder.append(contentsOf: waiting)
-        return builder.finish()
-    }
-
-    private final class ConcurrentBuilder: @unchecked Sendable {
-        // @unchecked: `builder` is touched only by blocks on `queue`, which is serial.
-        private var builder = ModelIndex.Builder()
-        private let queue = DispatchQueue(label: "momlint.model-index")
-
-        func append(contentsOf entities: [Entity]) {
-            queue.async { for entity in entities { self.builder.append(entity) } }
-        }
-
-        /// The finished tables, once every batch appended so far has been built.
-        func finish() -> ModelIndex {
-            queue.sync { builder.finish() }
-        }
     }
 }
 

@@ -123,17 +123,16 @@ struct ContentsReader {
         return try readWhole(document, version: version, options: options)
     }
 
-    /// Reads the document in one pass, on this thread; a large model's tables are built on
-    /// another thread as its entities close (`ModelIndexFeed`).
+    /// Reads the document in one pass, on this thread, building its tables as its entities close.
     func readWhole(_ document: XMLEventParser.Document, version: ModelVersion,
                    options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
-        var index = ModelIndexFeed()
-        let assembler = Assembler(reader: self, limits: options.limits) { index.add($0) }
+        let tables = IndexBuilderBox()
+        let assembler = Assembler(reader: self, limits: options.limits) { tables.builder.append($0) }
         try XMLEventParser.parse(document, options: options, handle: assembler.handle)
         guard let root = assembler.root else {
             throw XMLParseFailure(kind: .malformed, message: "the document has no <model> element", line: 1, column: 1)
         }
-        return makeModel(root, version: version, index: index.finish())
+        return makeModel(root, version: version, index: tables.builder.finish())
     }
 
     /// Reads the parts between `cuts` at once, one per core, each building the tables of its
