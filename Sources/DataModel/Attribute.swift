@@ -56,10 +56,9 @@ public struct Attribute: Hashable, Sendable {
     }
 
     /// `SeldomSetFields` in a block of their own, made when the first of them is set. Inline,
-    /// their fourteen optional strings made every attribute's fields 360 bytes, nearly all of it
-    /// nil: 12 MB of the 10,000-entity model's 50,000 attributes, every page faulted in and, at
-    /// exit, freed by the kernel. No block compares and hashes as a block of nils, so where the
-    /// values live never shows.
+    /// their optional strings made every attribute's fields several times larger, nearly all of
+    /// it nil, every page faulted in (docs/benchmarks.md, "Attributes' nil fields"). No block
+    /// compares and hashes as a block of nils, so where the values live never shows.
     @usableFromInline
     struct OutOfLineFields: Hashable, Sendable {
         @usableFromInline var box: CopyOnWriteBox<SeldomSetFields>?

@@ -67,7 +67,7 @@ public struct LintRequest: Equatable, Sendable {
             // With only SwiftData folders named, the Core Data models linted are those in them.
             modelPaths = paths.isEmpty && loaded.configuration.included == nil && !swiftDataPaths.isEmpty
                 ? [] : loaded.configuration.paths(arguments: paths)
-            // Git takes 2 to 3 ms to start, longer than the rest of a small bundle's lint, so it
+            // Git takes longer to start than the rest of a small bundle's lint, so it
             // is started on the bundles the paths name before the engine is built (the engine's
             // first look at every rule) and before the models are loaded; the loader starts it
             // on any other bundle when it finds one. The engine runs the rules the configuration
@@ -161,8 +161,9 @@ public struct LintRequest: Equatable, Sendable {
             }
         }
         // The process ends here, and the kernel reclaims its memory at once; freeing a large
-        // model object by object first would cost more than a tenth of the lint (measured on
-        // 10,000 entities). So the run outlives the command, as compilers do with their ASTs.
+        // model object by object first would cost more than a tenth of the lint
+        // (docs/benchmarks.md, "Exit"). So the run outlives the command, as compilers do with
+        // their ASTs.
         if quiet && hasFailingFinding && run.count(of: .error) == 0 {
             // --quiet hid the warnings that --strict fails on; an exit 1 with no output would be a riddle.
             print("momlint: exit 1 because strict mode fails on \(warningCount) warning\(warningCount == 1 ? "" : "s"), "

@@ -19,9 +19,9 @@ import SafeFiles
 /// failure keeps its reason in words (`Running.failure`) for the note that says why
 /// `shipped_version_modified` did not run.
 ///
-/// Not Foundation's `Process`: on Linux its `waitUntilExit()` wakes every 50 ms to look at the
-/// child (swift-corelibs-foundation runs the run loop in 0.05 s steps), so each git call cost
-/// about 50 ms of waiting; a `momlint lint` of a small versioned bundle took 70 ms instead of 20.
+/// Not Foundation's `Process`: on Linux its `waitUntilExit()` looks at the child only at each
+/// step of the run loop (swift-corelibs-foundation runs it in 0.05 s steps), so each git call
+/// waited several times longer than git ran (docs/benchmarks.md, "Waiting for git").
 enum GitProcess {
     /// The most standard input `run` takes: a quarter of Linux's pipe buffer, written whole
     /// before git starts reading.

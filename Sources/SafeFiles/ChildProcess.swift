@@ -69,8 +69,8 @@ public enum ChildProcess {
     /// This process's environment as `spawn` takes it, less the variable `prefix` (e.g.
     /// "NAME=") names, if any. The strings are the process's own, not copies: read straight
     /// from `environ` rather than through `ProcessInfo.environment`, whose dictionary of the
-    /// whole environment cost 0.4 M instructions on the way to starting git, a tenth of a small
-    /// versioned bundle's run before git could start.
+    /// whole environment was a tenth of a small versioned bundle's run before git could start
+    /// (docs/benchmarks.md, "Waiting for git").
     public static func inheritedEnvironment(without prefix: String? = nil) -> [UnsafeMutablePointer<CChar>?] {
         #if canImport(Darwin)
         guard var variable = _NSGetEnviron()?.pointee else { return [] }

@@ -62,7 +62,7 @@ struct Momlint: AsyncParsableCommand {
         } catch let code as ExitCode where code != .validationFailure {
             // How `lint` ends with findings (1) or a failed input (2), messages printed already.
             // ArgumentParser's `exit(withError:)` would build the help generator first, to say
-            // nothing: 8.7 M instructions, more than half of a small model's whole lint.
+            // nothing, at a cost of more than half of a small model's whole lint (docs/benchmarks.md).
             StandardOutputFailures.exitIfLost()
             Foundation.exit(code.rawValue)
         } catch {

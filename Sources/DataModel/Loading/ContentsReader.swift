@@ -111,8 +111,8 @@ struct ContentsReader {
     /// (`ContentsParts`); what it gives is always what reading it whole gives.
     ///
     /// `bytes` is taken, not borrowed: once the parts are parsed nothing needs the file any more,
-    /// and letting it go before they are joined lets the join's tables reuse its memory (15 MB
-    /// for the 10,000-entity model) instead of fresh pages, each of which the kernel clears first.
+    /// and letting it go before they are joined lets the join's tables reuse its memory instead
+    /// of fresh pages, each of which the kernel clears first (docs/benchmarks.md, "Fresh pages").
     func read(_ bytes: consuming [UInt8], version: ModelVersion, options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
         let document = try XMLEventParser.Document(consume bytes, options: options)
         let cuts = ContentsParts.cuts(in: document.bytes, parts: ContentsParts.partCount(forBytes: document.bytes.count))
