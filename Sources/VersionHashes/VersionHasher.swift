@@ -163,19 +163,46 @@ public enum VersionHasher {
             return PropertyHash(hash: nil, unverified: [],
                                 problem: "has attribute type '\(type.xmlName)', which Core Data does not know")
         }
+        let unverified: Set<UnverifiedRule> = attribute.allowsExternalBinaryDataStorage ? [.externalBinaryStorage] : []
+        // Models repeat attributes (an `id`, a `name`, a `createdAt` in many entities): the
+        // hash is a function of these inputs alone, so each distinct one is hashed once.
+        let key = AttributeInputs(name: attribute.name, flags: propertyFlags(attribute.isOptional, attribute.isTransient),
+                                  versionHashModifier: attribute.versionHashModifier, typeCode: UInt32(code),
+                                  external: attribute.allowsExternalBinaryDataStorage,
+                                  preserved: attribute.preservesValueInHistoryOnDeletion)
+        if let known = writer.attributeHashes[key] { return PropertyHash(hash: known, unverified: unverified, problem: nil) }
         let base = propertyBaseHash(name: attribute.name, isOptional: attribute.isOptional,
                                     isTransient: attribute.isTransient,
                                     versionHashModifier: attribute.versionHashModifier, writer: &writer)
         writer.start()
         writer.append(base)
         writer.append(UInt32(code))
-        var unverified: Set<UnverifiedRule> = []
-        if attribute.allowsExternalBinaryDataStorage {
-            writer.append(byte: 1)
-            unverified.insert(.externalBinaryStorage)
-        }
+        if attribute.allowsExternalBinaryDataStorage { writer.append(byte: 1) }
         if attribute.preservesValueInHistoryOnDeletion { writer.append(byte: 1) }
-        return PropertyHash(hash: writer.sha256(), unverified: unverified, problem: nil)
+        let hash = writer.sha256()
+        writer.attributeHashes[key] = hash
+        return PropertyHash(hash: hash, unverified: unverified, problem: nil)
+    }
+
+    /// Everything an attribute's hash is computed from (not derived, not composite).
+    struct AttributeInputs: Hashable {
+        var name: String
+        var flags: UInt16
+        var versionHashModifier: String?
+        var typeCode: UInt32
+        var external: Bool
+        var preserved: Bool
+    }
+
+    /// Everything a property's base hash is computed from.
+    struct BaseInputs: Hashable {
+        var name: String
+        var flags: UInt16
+        var versionHashModifier: String?
+    }
+
+    static func propertyFlags(_ isOptional: Bool, _ isTransient: Bool) -> UInt16 {
+        (isOptional ? 1 : 0) | (isTransient ? 2 : 0)
     }
 
     /// `NSAttributeType` raw values (Apple's `NSAttributeType` enumeration); nil for a type
@@ -308,11 +335,16 @@ public enum VersionHasher {
     /// read-only, which `contents` files never set) ‖ the `versionHashModifier`, when set.
     static func propertyBaseHash(name: String, isOptional: Bool, isTransient: Bool, versionHashModifier: String?,
                                  writer: inout HashWriter) -> VersionHash {
+        let flags = propertyFlags(isOptional, isTransient)
+        let key = BaseInputs(name: name, flags: flags, versionHashModifier: versionHashModifier)
+        if let known = writer.baseHashes[key] { return known }
         writer.start()
         writer.append(name)
-        writer.append(UInt16((isOptional ? 1 : 0) | (isTransient ? 2 : 0)))
+        writer.append(flags)
         if let versionHashModifier, !versionHashModifier.isEmpty { writer.append(versionHashModifier) }
-        return writer.sha256()
+        let hash = writer.sha256()
+        writer.baseHashes[key] = hash
+        return hash
     }
 
     // MARK: Entities
@@ -496,6 +528,10 @@ public enum VersionHasher {
 /// allocates once.
 struct HashWriter {
     private var bytes: [UInt8] = []
+    /// Hashes already computed by this writer, by their inputs (`VersionHasher.AttributeInputs`,
+    /// `VersionHasher.BaseInputs`): the same inputs always give the same hash.
+    var attributeHashes: [VersionHasher.AttributeInputs: VersionHash] = [:]
+    var baseHashes: [VersionHasher.BaseInputs: VersionHash] = [:]
 
     init() {
         bytes.reserveCapacity(256)
