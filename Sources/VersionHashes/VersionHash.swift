@@ -5,12 +5,31 @@
 /// Held as four little-endian 64-bit words, the form CoreStore's `VersionLock` literal writes
 /// (`VersionLockLiteral`); `bytes` and `base64` give the digest's bytes in order.
 public struct VersionHash: Hashable, Sendable, CustomStringConvertible {
+    // Four words, not an array: a model of 10,000 entities has some 150,000 of these, and an
+    // array would be an allocation each.
+    private let word0, word1, word2, word3: UInt64
+
     /// The digest's bytes 0-7, 8-15, 16-23 and 24-31, each read as a little-endian `UInt64`.
-    public let words: [UInt64]
+    public var words: [UInt64] { [word0, word1, word2, word3] }
 
     public init(words: [UInt64]) {
         precondition(words.count == 4, "a version hash is 32 bytes")
-        self.words = words
+        self.init(words[0], words[1], words[2], words[3])
+    }
+
+    init(_ word0: UInt64, _ word1: UInt64, _ word2: UInt64, _ word3: UInt64) {
+        self.word0 = word0
+        self.word1 = word1
+        self.word2 = word2
+        self.word3 = word3
+    }
+
+    /// Calls `body` with each word, in order (for writing the hash without an array).
+    func forEachWord(_ body: (UInt64) -> Void) {
+        body(word0)
+        body(word1)
+        body(word2)
+        body(word3)
     }
 
     /// Nil unless `bytes` holds exactly 32 bytes.
@@ -26,7 +45,7 @@ public struct VersionHash: Hashable, Sendable, CustomStringConvertible {
                 word = 0
             }
         }
-        self.words = words
+        self.init(words: words)
     }
 
     /// Nil unless `text` is the base64 of exactly 32 bytes (as Core Data's plists and

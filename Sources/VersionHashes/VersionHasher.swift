@@ -17,27 +17,59 @@ public enum VersionHasher {
     /// relationship without a destination, a missing or cyclic parent) have a nil hash and a
     /// `problem`; the others are unaffected, except their sub-entities, whose hash includes it.
     public static func hashes(of model: Model) -> ModelVersionHashes {
-        var writer = HashWriter()
         let entities = model.entities
-        var own: [OwnHashes] = []
-        own.reserveCapacity(entities.count)
-        for entity in entities {
-            own.append(ownHashes(of: entity, in: model, writer: &writer))
-        }
-        var results = [EntityResult?](repeating: nil, count: entities.count)
-        var visiting = [Bool](repeating: false, count: entities.count)
+        let own = ownHashesOfEveryEntity(model)
+        var writer = HashWriter()
+        var isParent = [Bool](repeating: false, count: entities.count)
         for index in entities.indices {
-            _ = entityHash(at: index, in: model, own: own, results: &results, visiting: &visiting, writer: &writer)
+            if let parent = model.parentIndex(ofEntityAt: index) { isParent[parent] = true }
+        }
+        var state = EntityState(results: [EntityResult?](repeating: nil, count: entities.count),
+                                visiting: [Bool](repeating: false, count: entities.count),
+                                rows: [Int: [RowEntry]](), isParent: isParent)
+        for index in entities.indices {
+            _ = entityHash(at: index, in: model, own: own, state: &state, writer: &writer)
         }
         var hashed: [ModelVersionHashes.EntityHashes] = []
         hashed.reserveCapacity(entities.count)
         for (index, entity) in entities.enumerated() {
-            let result = results[index]!
+            let result = state.results[index]!
             hashed.append(ModelVersionHashes.EntityHashes(
                 name: entity.name, hash: result.hash, attributeHashes: own[index].attributes,
                 relationshipHashes: own[index].relationships, unverified: result.unverified, problem: result.problem))
         }
         return ModelVersionHashes(entities: hashed, digest: digest(of: hashed, writer: &writer))
+    }
+
+    /// Every entity's own property hashes; on a large model, on every core (they depend on
+    /// nothing but the entity, and are most of the work).
+    static func ownHashesOfEveryEntity(_ model: Model) -> [OwnHashes] {
+        let count = model.entities.count
+        guard count >= 512 else {
+            var writer = HashWriter()
+            return model.entities.map { ownHashes(of: $0, in: model, writer: &writer) }
+        }
+        let slots = UnsafeMutablePointer<OwnHashes>.allocate(capacity: count)
+        defer { slots.deallocate() }
+        let shared = SharedSlots(base: slots)
+        let chunkCount = 16
+        ConcurrentWork.perform(iterations: chunkCount) { chunk in
+            var writer = HashWriter()
+            let range = (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount)
+            for index in range {
+                (shared.base + index).initialize(to: ownHashes(of: model.entities[index], in: model, writer: &writer))
+            }
+        }
+        var result: [OwnHashes] = []
+        result.reserveCapacity(count)
+        for index in 0..<count { result.append((slots + index).move()) }
+        return result
+    }
+
+    /// Where each worker of `ownHashesOfEveryEntity` writes its entities' results: every slot
+    /// is written by exactly one worker, and read after all have finished.
+    struct SharedSlots: @unchecked Sendable {
+        let base: UnsafeMutablePointer<OwnHashes>
     }
 
     // MARK: Properties
@@ -49,6 +81,15 @@ public enum VersionHasher {
         var relationships: [VersionHash?]
         var unverified: Set<UnverifiedRule>
         var problem: String?
+        /// The entity's own attributes and relationships in name order, the first of a name only.
+        var row: [RowEntry] = []
+    }
+
+    /// One property of an entity's row: its name, its hash, and whether it is transient.
+    struct RowEntry {
+        var name: String
+        var hash: VersionHash?
+        var isTransient: Bool
     }
 
     static func ownHashes(of entity: Entity, in model: Model, writer: inout HashWriter) -> OwnHashes {
@@ -71,6 +112,19 @@ public enum VersionHasher {
                 result.problem = "'\(entity.name).\(relationship.name)' has no destination entity"
             }
         }
+        // In name order; of two properties of one name, the first declared (attributes first).
+        var row: [(entry: RowEntry, order: Int)] = []
+        row.reserveCapacity(entity.attributes.count + entity.relationships.count)
+        for (position, attribute) in entity.attributes.enumerated() {
+            row.append((RowEntry(name: attribute.name, hash: result.attributes[position], isTransient: attribute.isTransient), row.count))
+        }
+        for (position, relationship) in entity.relationships.enumerated() {
+            row.append((RowEntry(name: relationship.name, hash: result.relationships[position],
+                                 isTransient: relationship.isTransient), row.count))
+        }
+        row.sort { $0.entry.name == $1.entry.name ? $0.order < $1.order : precedes($0.entry.name, $1.entry.name) }
+        result.row.reserveCapacity(row.count)
+        for item in row where result.row.last?.name != item.entry.name { result.row.append(item.entry) }
         return result
     }
 
@@ -109,19 +163,46 @@ public enum VersionHasher {
             return PropertyHash(hash: nil, unverified: [],
                                 problem: "has attribute type '\(type.xmlName)', which Core Data does not know")
         }
+        let unverified: Set<UnverifiedRule> = attribute.allowsExternalBinaryDataStorage ? [.externalBinaryStorage] : []
+        // Models repeat attributes (an `id`, a `name`, a `createdAt` in many entities): the
+        // hash is a function of these inputs alone, so each distinct one is hashed once.
+        let key = AttributeInputs(name: attribute.name, flags: propertyFlags(attribute.isOptional, attribute.isTransient),
+                                  versionHashModifier: attribute.versionHashModifier, typeCode: UInt32(code),
+                                  external: attribute.allowsExternalBinaryDataStorage,
+                                  preserved: attribute.preservesValueInHistoryOnDeletion)
+        if let known = writer.attributeHashes[key] { return PropertyHash(hash: known, unverified: unverified, problem: nil) }
         let base = propertyBaseHash(name: attribute.name, isOptional: attribute.isOptional,
                                     isTransient: attribute.isTransient,
                                     versionHashModifier: attribute.versionHashModifier, writer: &writer)
         writer.start()
         writer.append(base)
         writer.append(UInt32(code))
-        var unverified: Set<UnverifiedRule> = []
-        if attribute.allowsExternalBinaryDataStorage {
-            writer.append(byte: 1)
-            unverified.insert(.externalBinaryStorage)
-        }
+        if attribute.allowsExternalBinaryDataStorage { writer.append(byte: 1) }
         if attribute.preservesValueInHistoryOnDeletion { writer.append(byte: 1) }
-        return PropertyHash(hash: writer.sha256(), unverified: unverified, problem: nil)
+        let hash = writer.sha256()
+        writer.attributeHashes[key] = hash
+        return PropertyHash(hash: hash, unverified: unverified, problem: nil)
+    }
+
+    /// Everything an attribute's hash is computed from (not derived, not composite).
+    struct AttributeInputs: Hashable {
+        var name: String
+        var flags: UInt16
+        var versionHashModifier: String?
+        var typeCode: UInt32
+        var external: Bool
+        var preserved: Bool
+    }
+
+    /// Everything a property's base hash is computed from.
+    struct BaseInputs: Hashable {
+        var name: String
+        var flags: UInt16
+        var versionHashModifier: String?
+    }
+
+    static func propertyFlags(_ isOptional: Bool, _ isTransient: Bool) -> UInt16 {
+        (isOptional ? 1 : 0) | (isTransient ? 2 : 0)
     }
 
     /// `NSAttributeType` raw values (Apple's `NSAttributeType` enumeration); nil for a type
@@ -254,11 +335,16 @@ public enum VersionHasher {
     /// read-only, which `contents` files never set) ‖ the `versionHashModifier`, when set.
     static func propertyBaseHash(name: String, isOptional: Bool, isTransient: Bool, versionHashModifier: String?,
                                  writer: inout HashWriter) -> VersionHash {
+        let flags = propertyFlags(isOptional, isTransient)
+        let key = BaseInputs(name: name, flags: flags, versionHashModifier: versionHashModifier)
+        if let known = writer.baseHashes[key] { return known }
         writer.start()
         writer.append(name)
-        writer.append(UInt16((isOptional ? 1 : 0) | (isTransient ? 2 : 0)))
+        writer.append(flags)
         if let versionHashModifier, !versionHashModifier.isEmpty { writer.append(versionHashModifier) }
-        return writer.sha256()
+        let hash = writer.sha256()
+        writer.baseHashes[key] = hash
+        return hash
     }
 
     // MARK: Entities
@@ -280,64 +366,58 @@ public enum VersionHasher {
     /// properties skipped ‖ its `versionHashModifier`, when set
     /// (`UnverifiedRule.entityVersionHashModifier`) ‖ when it declares uniqueness constraints
     /// itself, each constraint's property names joined with `.`, the strings sorted.
-    static func entityHash(at index: Int, in model: Model, own: [OwnHashes], results: inout [EntityResult?],
-                           visiting: inout [Bool], writer: inout HashWriter) -> EntityResult {
-        if let done = results[index] { return done }
+    struct EntityState {
+        var results: [EntityResult?]
+        var visiting: [Bool]
+        /// The whole row (own and inherited, transient included) of each entity that is a parent.
+        var rows: [Int: [RowEntry]]
+        var isParent: [Bool]
+    }
+
+    static func entityHash(at index: Int, in model: Model, own: [OwnHashes], state: inout EntityState,
+                           writer: inout HashWriter) -> EntityResult {
+        if let done = state.results[index] { return done }
         let entity = model.entities[index]
         func finish(_ result: EntityResult) -> EntityResult {
-            results[index] = result
+            state.results[index] = result
             return result
         }
-        guard !visiting[index] else {
+        guard !state.visiting[index] else {
             return EntityResult(hash: nil, unverified: [], problem: "'\(entity.name)' inherits from itself")
         }
         var unverified = own[index].unverified
         var parentHash: VersionHash?
+        // Own properties first, then the parent's whole row; of one name, the own one.
+        var row = own[index].row
         if let parentName = entity.parentEntityName {
             guard let parentIndex = model.parentIndex(ofEntityAt: index) else {
                 return finish(EntityResult(hash: nil, unverified: unverified,
                     problem: "'\(entity.name)' names parent entity '\(parentName)', which the model does not have"))
             }
-            visiting[index] = true
-            let parent = entityHash(at: parentIndex, in: model, own: own, results: &results, visiting: &visiting,
-                                    writer: &writer)
-            visiting[index] = false
-            if results[index] != nil { return results[index]! }
-            guard let hash = parent.hash else {
+            state.visiting[index] = true
+            let parent = entityHash(at: parentIndex, in: model, own: own, state: &state, writer: &writer)
+            state.visiting[index] = false
+            if let done = state.results[index] { return done }
+            guard let hash = parent.hash, let parentRow = state.rows[parentIndex] else {
                 return finish(EntityResult(hash: nil, unverified: unverified,
                     problem: parent.problem.map { "its parent cannot be hashed: \($0)" }
                         ?? "'\(entity.name)' inherits from itself"))
             }
             parentHash = hash
             unverified.formUnion(parent.unverified)
+            row = merged(row, parentRow)
         }
+        if state.isParent[index] { state.rows[index] = row }
         if let problem = own[index].problem {
             return finish(EntityResult(hash: nil, unverified: unverified, problem: problem))
         }
-        // The row: own properties first, then each ancestor's, nearest first; the first of a name wins.
-        var row: [(name: String, hash: VersionHash?, transient: Bool)] = []
-        var seen = Set<String>()
-        var lineage = [index]
-        if parentHash != nil { lineage += model.ancestorIndexes(ofEntityAt: index) }
-        for declaring in lineage {
-            let declarer = model.entities[declaring]
-            for (position, attribute) in declarer.attributes.enumerated() where seen.insert(attribute.name).inserted {
-                row.append((attribute.name, own[declaring].attributes[position], attribute.isTransient))
-            }
-            for (position, relationship) in declarer.relationships.enumerated()
-            where seen.insert(relationship.name).inserted {
-                row.append((relationship.name, own[declaring].relationships[position], relationship.isTransient))
-            }
-        }
-        var stored = row.filter { !$0.transient }
-        stored.sort { precedes($0.name, $1.name) }
-        if orderIsUnverified(stored.lazy.map(\.name)) { unverified.insert(.nameOrder) }
-
         writer.start()
         writer.append(entity.name)
         writer.append(byte: entity.isAbstract ? 1 : 0)
         if let parentHash { writer.append(parentHash) }
-        for property in stored {
+        var storedNames: [String] = []
+        storedNames.reserveCapacity(row.count)
+        for property in row where !property.isTransient {
             // Inherited properties were hashed with their declaring entity, whose problems
             // made the parent's hash nil above.
             guard let hash = property.hash else {
@@ -345,7 +425,9 @@ public enum VersionHasher {
                                            problem: "'\(entity.name).\(property.name)' has no hash"))
             }
             writer.append(hash)
+            storedNames.append(property.name)
         }
+        if orderIsUnverified(storedNames) { unverified.insert(.nameOrder) }
         if let modifier = entity.versionHashModifier, !modifier.isEmpty {
             writer.append(modifier)
             unverified.insert(.entityVersionHashModifier)
@@ -356,6 +438,26 @@ public enum VersionHasher {
             for constraint in constraints { writer.append(constraint) }
         }
         return finish(EntityResult(hash: writer.sha256(), unverified: unverified, problem: nil))
+    }
+
+    /// Two rows in name order merged into one: of two properties of one name, `own`'s.
+    static func merged(_ own: [RowEntry], _ inherited: [RowEntry]) -> [RowEntry] {
+        guard !own.isEmpty else { return inherited }
+        guard !inherited.isEmpty else { return own }
+        var result: [RowEntry] = []
+        result.reserveCapacity(own.count + inherited.count)
+        var i = 0, j = 0
+        while i < own.count || j < inherited.count {
+            if j == inherited.count || (i < own.count && !precedes(inherited[j].name, own[i].name)) {
+                if j < inherited.count && inherited[j].name == own[i].name { j += 1 }
+                result.append(own[i])
+                i += 1
+            } else {
+                result.append(inherited[j])
+                j += 1
+            }
+        }
+        return result
     }
 
     // MARK: The model
@@ -379,17 +481,42 @@ public enum VersionHasher {
 
     /// Name order as Core Data sorts: by UTF-16 code unit, case-sensitive.
     public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
+        // UTF-8 bytes sort as code points, which sort as UTF-16 code units except where a
+        // character above U+FFFF meets one from U+E000 to U+FFFF (lead bytes EE and up on both
+        // sides): only then are the UTF-16 units compared.
+        var lhs = lhs, rhs = rhs
+        let decided: Bool? = lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                let common = min(left.count, right.count)
+                var index = 0
+                while index < common {
+                    let l = left[index], r = right[index]
+                    if l != r { return l >= 0xEE && r >= 0xEE ? nil : l < r }
+                    index += 1
+                }
+                return left.count < right.count
+            }
+        }
+        return decided ?? lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
     }
 
     /// True when names in this order are not all ASCII, or two neighbours would swap under a
     /// case-insensitive comparison: the cases no ground truth has covered.
-    static func orderIsUnverified<Names: Sequence>(_ names: Names) -> Bool where Names.Element == String {
+    static func orderIsUnverified(_ names: [String]) -> Bool {
         var previous: String?
-        for name in names {
-            guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return true }
-            if let previous, name.lowercased().utf16.lexicographicallyPrecedes(previous.lowercased().utf16) {
-                return true
+        for var name in names {
+            let ascii = name.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
+            guard ascii else { return true }
+            if var before = previous {
+                let swaps = before.withUTF8 { left in
+                    name.withUTF8 { right in
+                        // Does `right` come before `left` when case is ignored?
+                        let lowered = { (byte: UInt8) in byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+                        for (l, r) in zip(left, right) where lowered(l) != lowered(r) { return lowered(r) < lowered(l) }
+                        return right.count < left.count
+                    }
+                }
+                if swaps { return true }
             }
             previous = name
         }
@@ -401,6 +528,10 @@ public enum VersionHasher {
 /// allocates once.
 struct HashWriter {
     private var bytes: [UInt8] = []
+    /// Hashes already computed by this writer, by their inputs (`VersionHasher.AttributeInputs`,
+    /// `VersionHasher.BaseInputs`): the same inputs always give the same hash.
+    var attributeHashes: [VersionHasher.AttributeInputs: VersionHash] = [:]
+    var baseHashes: [VersionHasher.BaseInputs: VersionHash] = [:]
 
     init() {
         bytes.reserveCapacity(256)
@@ -428,21 +559,27 @@ struct HashWriter {
     }
 
     mutating func append(_ hash: VersionHash) {
-        for word in hash.words {
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        hash.forEachWord { word in
+            withUnsafeBytes(of: word.littleEndian) { bytes.append(contentsOf: $0) }
         }
     }
 
     func sha256() -> VersionHash {
-        let digest = bytes.withUnsafeBytes { SHA256.hash(data: $0) }
-        return digest.withUnsafeBytes { raw in
-            VersionHash(words: (0..<4).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) })
+        // `update(bufferPointer:)`, not the generic `hash(data:)`: no `DataProtocol` walk per hash.
+        var hasher = SHA256()
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return hasher.finalize().withUnsafeBytes { raw in
+            VersionHash(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
+                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
         }
     }
 
     func sha512() -> ModelDigest? {
-        let digest = bytes.withUnsafeBytes { SHA512.hash(data: $0) }
-        return ModelDigest(bytes: Array(digest))
+        var hasher = SHA512()
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return ModelDigest(bytes: Array(hasher.finalize()))
     }
 }
 

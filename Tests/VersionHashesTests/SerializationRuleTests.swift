@@ -238,3 +238,39 @@ import VersionHashes
     static let independentEntityHash = "ROpD15pq0/dx8GAn+zeghZl71dGxpvNvsarSTNiNkG8="
     static let independentDigest = "CjL03KGKapGWVTwgrFh7P6YB/Nl6u542XECS9ZPfGs3am/K5Le0MEPduJMORelh68G6EavOdOvIT1/Xsw0xqsQ=="
 }
+
+/// The parts of the computation that exist for speed answer as the plain ones would.
+@Suite struct HashingShortcutTests {
+    /// Names sort by UTF-16 code unit: a character above U+FFFF (a surrogate pair, D83D…) comes
+    /// before U+FF21, although its code point and its UTF-8 bytes are greater.
+    @Test func nameOrderIsUTF16s() {
+        #expect(VersionHasher.precedes("a\u{1F600}", "a\u{FF21}"))
+        #expect(!VersionHasher.precedes("a\u{FF21}", "a\u{1F600}"))
+        #expect(VersionHasher.precedes("Zebra", "apple"))
+        #expect(VersionHasher.precedes("ab", "abc"))
+        #expect(!VersionHasher.precedes("abc", "abc"))
+        #expect(VersionHasher.precedes("é", "ê"))
+        for (lhs, rhs) in [("x", "\u{E000}"), ("\u{E000}", "\u{10000}"), ("\u{7FF}", "\u{800}"), ("", "a")] {
+            #expect(VersionHasher.precedes(lhs, rhs) == lhs.utf16.lexicographicallyPrecedes(rhs.utf16))
+            #expect(VersionHasher.precedes(rhs, lhs) == rhs.utf16.lexicographicallyPrecedes(lhs.utf16))
+        }
+    }
+
+    /// A model of 512 entities or more hashes its properties on every core: the same hashes.
+    @Test func hashingOnEveryCoreGivesTheSameHashes() throws {
+        let entity = { (index: Int) in
+            "<entity name=\"E\(index)\"\(index % 7 == 0 ? " parentEntity=\"Base\"" : "")>"
+                + "<attribute name=\"a\(index)\" optional=\"YES\" attributeType=\"String\"/>"
+                + "<relationship name=\"base\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Base\"/></entity>"
+        }
+        let base = "<entity name=\"Base\"><attribute name=\"id\" attributeType=\"UUID\"/></entity>"
+        let small = try Fixtures.model(base + (1..<300).map(entity).joined())
+        let large = try Fixtures.model(base + (1..<700).map(entity).joined())
+        let smallHashes = VersionHasher.hashes(of: small), largeHashes = VersionHasher.hashes(of: large)
+        #expect(large.entities.count >= 512)
+        for item in smallHashes.entities {
+            #expect(largeHashes.entity(named: item.name)?.hash == item.hash, "\(item.name)")
+        }
+        #expect(largeHashes.entities.allSatisfy { $0.hash != nil })
+    }
+}
