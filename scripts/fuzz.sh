@@ -68,7 +68,7 @@ for target in "${targets[@]}"; do
   options=(-max_len=65536)
   [[ $target == LoaderFuzzer ]] && options+=(-dict=Fuzz/contents.dict)
   echo "== fuzzing $target for ${share}s; corpus in $corpus, findings in $artifacts/" >&2
-  nice -n 10 ".build-fuzz/release/$target" \
+  LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=Fuzz/lsan.supp} nice -n 10 ".build-fuzz/release/$target" \
     -max_total_time="$share" \
     -timeout=10 \
     -rss_limit_mb=2048 \

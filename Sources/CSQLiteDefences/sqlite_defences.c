@@ -61,16 +61,21 @@ static int budget_progress(void *context) {
     return 0;
 }
 
-momlint_sqlite_budget *momlint_sqlite_budget_install(void *handle, double seconds) {
-    struct momlint_sqlite_budget *budget = calloc(1, sizeof *budget);
-    if (budget == NULL) {
-        return NULL;
-    }
+void momlint_sqlite_budget_restart(momlint_sqlite_budget *budget, double seconds) {
     clock_gettime(CLOCK_MONOTONIC, &budget->deadline);
     long long whole = (long long)seconds;
     long long nanoseconds = (long long)((seconds - (double)whole) * 1e9) + budget->deadline.tv_nsec;
     budget->deadline.tv_sec += (time_t)(whole + nanoseconds / 1000000000LL);
     budget->deadline.tv_nsec = (long)(nanoseconds % 1000000000LL);
+    budget->expired = 0;
+}
+
+momlint_sqlite_budget *momlint_sqlite_budget_install(void *handle, double seconds) {
+    struct momlint_sqlite_budget *budget = calloc(1, sizeof *budget);
+    if (budget == NULL) {
+        return NULL;
+    }
+    momlint_sqlite_budget_restart(budget, seconds);
     momlint_sqlite_budget_attach(handle, budget);
     return budget;
 }

@@ -29,9 +29,17 @@ enum GitDirectory {
                                 "shallow", "info/grafts"]
 
     static func check(from folder: String) -> Check {
-        var directory = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.path
-        if let explicit = ProcessInfo.processInfo.environment["GIT_DIR"], !explicit.isEmpty {
+        // getenv and getcwd, not ProcessInfo's environment dictionary or URL standardization:
+        // this runs before every git process of a lint (docs/benchmarks.md counts start-up).
+        if let explicit = getenv("GIT_DIR").map({ String(cString: $0) }), !explicit.isEmpty {
             return checkFiles(in: explicit)
+        }
+        var directory = folder.isEmpty ? "." : folder
+        if !directory.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            guard getcwd(&buffer, buffer.count) != nil else { return .usable }
+            let current = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            directory = directory == "." ? current : current + "/" + directory
         }
         while true {
             let dotGit = directory == "/" ? "/.git" : directory + "/.git"
@@ -43,8 +51,10 @@ enum GitDirectory {
                 return .unsafe("'\(PrintableText.bounded(dotGit, limit: 1_000))' cannot be looked at: \(FileAccessError(path: dotGit, problem: .system(errno)).reason)")
             }
             if directory == "/" { return .none }
-            directory = (directory as NSString).deletingLastPathComponent
-            if directory.isEmpty { return .none }
+            // The parent, by the last slash (`..` in the path is looked up as the system does).
+            while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+            guard let slash = directory.lastIndex(of: "/") else { return .none }
+            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
         }
     }
 

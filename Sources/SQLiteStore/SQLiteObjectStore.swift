@@ -47,7 +47,7 @@ public final class SQLiteObjectStore {
     let schema: StoreSchema
     private var queue: DatabaseQueue?
     /// The read-only view a `.readOnly` store reads from (a private copy is deleted with it).
-    private var snapshot: StoreSnapshot?
+    private(set) var snapshot: StoreSnapshot?
     private(set) var context: ObjectContext
     /// False to delete object by object only, never as a set (`ObjectContext.deleteAsSet`):
     /// for tests that compare the two.
@@ -350,6 +350,7 @@ public final class SQLiteObjectStore {
 
     private func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         guard let queue else { throw closedError }
+        snapshot?.restartBudget()
         do {
             return try queue.inDatabase(body)
         } catch let error as SaveFailedError {

@@ -261,6 +261,55 @@ struct HostileStoreCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
     }
 
+    /// A private copy never outlives momlint: SIGTERM at any moment leaves nothing in TMPDIR,
+    /// and a folder a SIGKILL left during a copy (its process gone) is removed by the next copy,
+    /// which touches only the files a copy makes.
+    @Test func privateCopiesAreRemovedOnSignalsAndAfterAKill() throws {
+        let scene = try Scene()
+        let source = scene.outside + "/source.sqlite"
+        try Self.craft(source, rows: 20_000, wal: true)
+        let writer = try DatabaseQueue(path: source)
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "INSERT INTO ZBOOK VALUES (20001, 1, 1, NULL, NULL, 'only in the wal')")
+            try FileManager.default.copyItem(atPath: source, toPath: scene.store)
+            try FileManager.default.copyItem(atPath: source + "-wal", toPath: scene.store + "-wal")
+        }
+        try writer.close()
+        let temporary = scene.outside + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary
+        for delay in [0.0, 0.02, 0.05, 0.1, 0.2] {
+            let process = Process()
+            process.executableURL = try MomlintProcess.executable
+            process.arguments = ["store", "dump", scene.store, "--model", Self.model]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            process.terminate()
+            process.waitUntilExit()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "SIGTERM after \(delay) s")
+        }
+        // A folder as a SIGKILL during the copy leaves it, named for a process that has ended.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let left = temporary + "/momlint-store-\(ended.processIdentifier)-AbCdEf"
+        try FileManager.default.createDirectory(atPath: left, withIntermediateDirectories: true)
+        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: left + "/store.sqlite"))
+        let kept = temporary + "/momlint-store-\(ended.processIdentifier)-Other"
+        try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+        try Data("not momlint's\n".utf8).write(to: URL(fileURLWithPath: kept + "/notes.txt"))
+        let outcome = try Self.run(["store", "which-version", scene.store, Self.model], environment: environment)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [(kept as NSString).lastPathComponent])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: kept) == ["notes.txt"])
+    }
+
     /// A -wal that is a link to a file that is not a write-ahead log: reported, never ignored.
     @Test func aWALLinkedToSomethingElseIsReportedAsDamaged() throws {
         let scene = try Scene()

@@ -499,3 +499,37 @@ import VersionHashes
         #expect(try ForeignFileTests.files(in: copy) == before)
     }
 }
+
+/// The time budget SQLite's progress handler enforces on a file someone else made (issue 39):
+/// a read past it stops with one line naming the limit, and the next read has the whole
+/// budget again.
+@Suite struct ReadTimeBudgetTests {
+    @Test func aReadPastTheTimeLimitIsStoppedWithOneLine() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("Slow.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTEXT VARCHAR);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 200000);
+                WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 200000)
+                    INSERT INTO ZNOTE SELECT x, 1, 1, 'note ' || x FROM c;
+                """)
+            let plist = try PropertyListSerialization.data(fromPropertyList: ["NSStoreType": "SQLite"], format: .binary, options: 0)
+            try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, 'X', ?)", arguments: [plist])
+        }
+        try queue.close()
+        var limits = StoreReadLimits()
+        limits.timeLimit = 0.001
+        #expect {
+            _ = try StoreFileDescription.read(path: path, limits: limits)
+        } throws: { error in
+            (error as? SQLiteStoreError)?.message == "'\(path)' took longer than 0.001 s to read, the time limit; "
+                + "a store of ordinary size reads in seconds, so this one is damaged or made to be slow"
+        }
+        // With the default budget the same file reads, and counts every row.
+        #expect(try StoreFileDescription.read(path: path).rowCounts == [1: 200_000])
+    }
+}

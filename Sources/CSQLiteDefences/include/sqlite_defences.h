@@ -28,6 +28,9 @@ momlint_sqlite_budget *momlint_sqlite_budget_install(void *db, double seconds);
 /// Attaches an existing budget to one more connection: the deadline is shared.
 void momlint_sqlite_budget_attach(void *db, momlint_sqlite_budget *budget);
 
+/// Starts the budget again: `seconds` from now.
+void momlint_sqlite_budget_restart(momlint_sqlite_budget *budget, double seconds);
+
 /// 1 once the budget has interrupted a statement, else 0.
 int momlint_sqlite_budget_expired(const momlint_sqlite_budget *budget);
 

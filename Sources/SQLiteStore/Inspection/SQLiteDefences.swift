@@ -20,9 +20,10 @@ import GRDB
 ///   https://www.sqlite.org/c3ref/limit.html): the longest value (`SQLITE_LIMIT_LENGTH`), SQL
 ///   statement, expression depth, compound select, function arguments, attached databases
 ///   (none), LIKE pattern and trigger depth.
-/// - a progress handler, "invoked periodically during long running calls to sqlite3_step()
+/// - a progress handler, "invoked periodically during long running calls to … sqlite3_step()
 ///   … If the progress callback returns non-zero, the operation is interrupted"
-///   (https://www.sqlite.org/c3ref/progress_handler.html): the whole read has
+///   (https://www.sqlite.org/c3ref/progress_handler.html): each read (opening and describing
+///   the file, each operation of a read-only store, each thousand objects of a dump) has
 ///   `StoreReadLimits.timeLimit` seconds.
 ///
 /// What the settings cannot see — a view, a virtual table or a generated column under the name
@@ -56,6 +57,12 @@ final class SQLiteDefences: @unchecked Sendable {
                                    "this SQLite (\(String(cString: momlint_sqlite_version()))) lacks a defensive setting momlint needs to read a file someone else made (SQLite 3.35 or later has them all)")
         }
         momlint_sqlite_budget_attach(connection, budget)
+    }
+
+    /// Gives the next read the whole time limit again: the budget bounds one read (a
+    /// description, a dump's next thousand objects), not how long a store stays open.
+    func restartBudget() {
+        momlint_sqlite_budget_restart(budget, limits.timeLimit)
     }
 
     /// An error while reading the file at `path`, as one line: SQLite's interruption by the time

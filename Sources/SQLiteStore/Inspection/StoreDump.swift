@@ -133,6 +133,8 @@ extension SQLiteObjectStore {
                     if sinceRenewal == 1_000 {
                         context = ObjectContext(schema: schema, highestPrimaryKeys: context.highestPrimaryKeys)
                         sinceRenewal = 0
+                        // The time limit bounds each thousand objects, not a large store's whole dump.
+                        snapshot?.restartBudget()
                     }
                     sinceRenewal += 1
                     let id = try context.register(row, table: entity.tableIndex, db)

@@ -150,7 +150,11 @@ public struct StoreFileDescription: Sendable {
         } catch {
             throw SQLiteStoreError(.incompatibleFile, "\(StoreSidecarFiles.quoted(path)) has a metadata property list (Z_METADATA.Z_PLIST) momlint does not read: \(error.description)")
         }
-        guard let plist = try? PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any] else {
+        // Only what can be a property list goes to Foundation: binary, or XML (Foundation's
+        // parser also leaks its error for text that is neither, which the store fuzzer found).
+        let opening = String(decoding: plistData.prefix(64), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        guard plistData.starts(with: Array("bplist0".utf8)) || opening.hasPrefix("<"),
+              let plist = try? PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any] else {
             throw SQLiteStoreError(.incompatibleFile, "\(StoreSidecarFiles.quoted(path)) has a Z_METADATA table without a readable property list")
         }
         var hashes: [String: String] = [:]

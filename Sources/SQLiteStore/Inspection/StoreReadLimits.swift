@@ -2,9 +2,9 @@
 /// ends the read with one line naming the bound; none is crossed by a store an app wrote in
 /// the ordinary way.
 public struct StoreReadLimits: Sendable, Hashable {
-    /// Seconds SQLite may work for the whole read (every statement together), enforced by a
-    /// progress handler. A real store's `which-version` takes milliseconds; a `dump` of a
-    /// million objects about a minute.
+    /// Seconds SQLite may work for one read (every statement of it together), enforced by a
+    /// progress handler: opening and describing the file, one operation of a read-only store,
+    /// each thousand objects of a dump. A real store's `which-version` takes milliseconds.
     public var timeLimit: Double = 120
     /// The longest text or BLOB SQLite may make, stored or computed (`SQLITE_LIMIT_LENGTH`).
     public var maximumValueBytes = 64 << 20

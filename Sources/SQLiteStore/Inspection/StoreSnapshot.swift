@@ -93,6 +93,11 @@ final class StoreSnapshot {
         try? queue.close()
     }
 
+    /// Gives the next read the whole time limit again (`SQLiteDefences.restartBudget`).
+    func restartBudget() {
+        defences.restartBudget()
+    }
+
     /// An error while reading, as one line about the file.
     func describing(_ error: any Error) -> SQLiteStoreError {
         defences.describing(error, path: path)
@@ -150,8 +155,9 @@ private struct PrivateStoreCopy {
             throw SQLiteStoreError(.incompatibleFile,
                                    "\(StoreSidecarFiles.quoted(path)) is \(store.size) bytes, over the limit of \(limits.maximumCopiedStoreBytes) for a store momlint copies to read with its -wal: open the store in the app so its -wal is checkpointed, then read it again")
         }
-        var template = Array((NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/").utf8CString.dropLast())
-            + Array("momlint-store-XXXXXX".utf8CString)
+        let temporary = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        Self.removeCopiesOfEndedProcesses(in: temporary)
+        var template = Array(temporary.utf8CString.dropLast()) + Array("\(Self.folderPrefix)\(getpid())-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else {
             throw SQLiteStoreError(.database, "cannot make a private folder to read \(StoreSidecarFiles.quoted(path)) in: \(FileAccessError(path: "", problem: .system(errno)).reason)")
         }
@@ -171,6 +177,27 @@ private struct PrivateStoreCopy {
         } catch {
             remove()
             throw error
+        }
+    }
+
+    static let folderPrefix = "momlint-store-"
+    static let fileNames = ["store.sqlite", "store.sqlite-wal", "store.sqlite-shm", "store.sqlite-journal"]
+
+    /// A process killed with SIGKILL while it copied (before SQLite held the copy, when its
+    /// names are removed) leaves its folder behind: the next copy removes every folder of
+    /// this user named for a process that no longer exists, and only the files a copy makes
+    /// in it (a folder holding anything else is left alone).
+    static func removeCopiesOfEndedProcesses(in temporary: String) {
+        guard let entries = FolderListing.entries(of: temporary) else { return }
+        for entry in entries where entry.kind == .folder && entry.name.hasPrefix(folderPrefix) {
+            let rest = entry.name.dropFirst(folderPrefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
+            guard kill(pid, 0) == -1 && errno == ESRCH else { continue }
+            let folder = temporary + entry.name
+            var status = stat()
+            guard lstat(folder, &status) == 0, status.st_uid == getuid(), status.st_mode & S_IFMT == S_IFDIR else { continue }
+            for name in fileNames { unlink(folder + "/" + name) }
+            rmdir(folder)
         }
     }
 
