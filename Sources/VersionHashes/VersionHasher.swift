@@ -194,13 +194,6 @@ public enum VersionHasher {
         var preserved: Bool
     }
 
-    /// Everything a property's base hash is computed from.
-    struct BaseInputs: Hashable {
-        var name: String
-        var flags: UInt16
-        var versionHashModifier: String?
-    }
-
     static func propertyFlags(_ isOptional: Bool, _ isTransient: Bool) -> UInt16 {
         (isOptional ? 1 : 0) | (isTransient ? 2 : 0)
     }
@@ -335,16 +328,13 @@ public enum VersionHasher {
     /// read-only, which `contents` files never set) ‖ the `versionHashModifier`, when set.
     static func propertyBaseHash(name: String, isOptional: Bool, isTransient: Bool, versionHashModifier: String?,
                                  writer: inout HashWriter) -> VersionHash {
-        let flags = propertyFlags(isOptional, isTransient)
-        let key = BaseInputs(name: name, flags: flags, versionHashModifier: versionHashModifier)
-        if let known = writer.baseHashes[key] { return known }
+        // Not remembered by its inputs: relationships, the only other callers, seldom repeat theirs
+        // (each names its destination), and remembering cost more than it saved.
         writer.start()
         writer.append(name)
-        writer.append(flags)
+        writer.append(propertyFlags(isOptional, isTransient))
         if let versionHashModifier, !versionHashModifier.isEmpty { writer.append(versionHashModifier) }
-        let hash = writer.sha256()
-        writer.baseHashes[key] = hash
-        return hash
+        return writer.sha256()
     }
 
     // MARK: Entities
@@ -528,10 +518,9 @@ public enum VersionHasher {
 /// allocates once.
 struct HashWriter {
     private var bytes: [UInt8] = []
-    /// Hashes already computed by this writer, by their inputs (`VersionHasher.AttributeInputs`,
-    /// `VersionHasher.BaseInputs`): the same inputs always give the same hash.
+    /// Attribute hashes already computed by this writer, by their inputs
+    /// (`VersionHasher.AttributeInputs`): the same inputs always give the same hash.
     var attributeHashes: [VersionHasher.AttributeInputs: VersionHash] = [:]
-    var baseHashes: [VersionHasher.BaseInputs: VersionHash] = [:]
 
     init() {
         bytes.reserveCapacity(256)
