@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "SQLiteCascadeBenchmark", targets: ["SQLiteCascadeBenchmark"]),
         .library(name: "ModelDiff", targets: ["ModelDiff"]),
+        .library(name: "VersionHashes", targets: ["VersionHashes"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // SHA-256/SHA-512 for Core Data's version hashes (BoringSSL on Linux, CryptoKit on Apple's).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // libxml2, reached through a module map; see Sources/CLibXML2/shim.h.
@@ -46,11 +49,15 @@ let package = Package(
         // terminal) and writing reports (never replacing a link, a FIFO or a device).
         .target(name: "SafeFiles"),
         // The rule engine and the rule catalogue: a model in, findings out.
-        .target(name: "Linting", dependencies: ["DataModel", "SafeFiles", "ModelDiff"]),
+        .target(name: "Linting", dependencies: ["DataModel", "SafeFiles", "ModelDiff", "VersionHashes"]),
         // The schema diff between two versions of a model, each change classified for migration
         // (version hash, lightweight, data loss), and a bundle's versions in order. Used by the
         // migration rules, `momlint diff`/`versions` and the stores' migration.
-        .target(name: "ModelDiff", dependencies: ["DataModel", "SafeFiles"]),
+        .target(name: "ModelDiff", dependencies: ["DataModel", "SafeFiles", "VersionHashes"]),
+        // Core Data's own identity of a model: every entity's and property's version hash and the
+        // model's digest, computed from the parsed model as Core Data computes them
+        // (docs/version-hashes.md). Used by export, versions, the migration rules and the stores.
+        .target(name: "VersionHashes", dependencies: ["DataModel", .product(name: "Crypto", package: "swift-crypto")]),
         // Model–code consistency: hand-written NSManagedObject subclasses (parsed with
         // swift-syntax) checked against the entities they represent.
         .target(
@@ -85,10 +92,10 @@ let package = Package(
         // (every source is inside `#if canImport(CoreData)`), so unverified on Linux.
         .target(name: "CoreDataStoreAdapter", dependencies: ["DataModel", "Conformance"]),
         // The model as normalized JSON (`momlint export`), for stores and tools in other languages.
-        .target(name: "ModelExport", dependencies: ["DataModel"]),
+        .target(name: "ModelExport", dependencies: ["DataModel", "VersionHashes"]),
         // A store in any language, run as a child process speaking line-delimited JSON
         // (`--adapter exec:COMMAND`; docs/implementers.md). Knows nothing of the linter.
-        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport", "CProcessControl"]),
+        .target(name: "ProcessAdapter", dependencies: ["Conformance", "ModelExport", "CProcessControl", "SafeFiles"]),
         // prctl(PR_SET_CHILD_SUBREAPER), which Swift cannot call (it is variadic), for ProcessAdapter.
         .target(name: "CProcessControl"),
         // glibc's mallopt and huge-page advice for the momlint executable (momlint_tune_allocator), and
@@ -112,7 +119,7 @@ let package = Package(
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "Conformance", "DataModel", "ModelDiff", "SafeFiles", "CSQLiteDefences",
+                "Conformance", "DataModel", "ModelDiff", "VersionHashes", "SafeFiles", "CSQLiteDefences",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -131,14 +138,22 @@ let package = Package(
         .executableTarget(name: "sqlite-crash-child", dependencies: ["SQLiteStore", "Conformance", "DataModel"]),
         // Writes reports/sqlite-cascade.md: `swift run -c release sqlite-cascade-report`.
         .executableTarget(name: "sqlite-cascade-report", dependencies: ["SQLiteCascadeBenchmark"]),
+        // `momlint lint` as a value and its run: configuration, loading, rules, reports, exit status.
+        .target(
+            name: "LintDriver",
+            dependencies: [
+                "Configuring", "DataModel", "Linting", "ModelDiff", "Reporting", "SafeFiles", "SourceConsistency",
+                "SwiftDataModel",
+            ]
+        ),
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "momlint",
             dependencies: [
-                "DataModel", "Linting", "SourceConsistency", "SwiftDataModel", "Conformance", "ReferenceStore",
+                "LintDriver", "DataModel", "Linting", "SourceConsistency", "SwiftDataModel", "Conformance", "ReferenceStore",
                 "CoreDataStoreAdapter",
                 "ModelExport", "ProcessAdapter", "Reporting", "Configuring", "ModelGenerator",
-                "SQLiteStore", "SafeFiles", "ModelDiff", "CAllocatorTuning",
+                "SQLiteStore", "SafeFiles", "ModelDiff", "VersionHashes", "CAllocatorTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -148,9 +163,9 @@ let package = Package(
         .testTarget(name: "DataModelTests", dependencies: ["DataModel", "MomlintTestSupport"]),
         .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
         .testTarget(name: "SafeYAMLTests", dependencies: ["SafeYAML", .product(name: "Yams", package: "Yams")]),
-        .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel"]),
+        .testTarget(name: "LintingTests", dependencies: ["Linting", "DataModel", "ModelDiff", "VersionHashes"]),
         // GRDB: to give copies of real stores the damage and history a test needs.
-        .testTarget(name: "MomlintCLITests", dependencies: ["momlint", "CAllocatorTuning", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MomlintCLITests", dependencies: ["momlint", "LintDriver", "CAllocatorTuning", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SourceConsistencyTests", dependencies: ["SourceConsistency", "Linting", "DataModel"]),
         .testTarget(
             name: "SwiftDataModelTests",
@@ -175,7 +190,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
-        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel", "MomlintTestSupport"]),
+        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel", "MomlintTestSupport", "VersionHashes"]),
+        // The golden test over Core Data's own hashes (read from ../shared when present) and one
+        // test per rule of the serialization.
+        .testTarget(name: "VersionHashesTests", dependencies: ["VersionHashes", "DataModel", "MomlintTestSupport"]),
         // Runs the Python shims in Shims/ and Examples/ (read from the source tree, not bundled).
         .testTarget(
             name: "ProcessAdapterTests",
@@ -199,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: [
-                "SQLiteStore", "SQLiteCascadeBenchmark", "Conformance", "DataModel", "ModelDiff",
+                "SQLiteStore", "SQLiteCascadeBenchmark", "Conformance", "DataModel", "ModelDiff", "VersionHashes",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -208,7 +226,9 @@ let package = Package(
 
 // The pre-commit hook's build (`scripts/pre-commit-hook` sets MOMLINT_HOOK_BUILD=1): only the
 // `momlint` executable, without swift-syntax and GRDB, whose release builds made the first
-// hook install take over ten minutes on two cores. Without them `lint --sources` is skipped
+// hook install take over ten minutes on two cores. swift-crypto stays: the migration rules
+// (shipped_version_modified above all, which a pre-commit hook exists for) decide by Core
+// Data's version hashes. Without them `lint --sources` is skipped
 // with a note and the `sqlite` conformance adapters are absent; everything else is the same
 // momlint. docs/ci.md has the measured install time.
 if Context.environment["MOMLINT_HOOK_BUILD"] == "1" {

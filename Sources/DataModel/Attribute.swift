@@ -56,18 +56,19 @@ public struct Attribute: Hashable, Sendable {
     }
 
     /// `SeldomSetFields` in a block of their own, made when the first of them is set. Inline,
-    /// their fourteen optional strings made every attribute's fields 360 bytes, nearly all of it
-    /// nil: 12 MB of the 10,000-entity model's 50,000 attributes, every page faulted in and, at
-    /// exit, freed by the kernel. No block compares and hashes as a block of nils, so where the
-    /// values live never shows.
+    /// their optional strings made every attribute's fields several times larger, nearly all of
+    /// it nil, every page faulted in (docs/benchmarks.md, "Attributes' nil fields"). No block
+    /// compares and hashes as a block of nils, so where the values live never shows.
     @usableFromInline
     struct OutOfLineFields: Hashable, Sendable {
         @usableFromInline var box: CopyOnWriteBox<SeldomSetFields>?
 
         init() {}
 
+        /// A block for `values`, or none when every one of them is nil: decided by comparing
+        /// with the empty value, so a field added to `SeldomSetFields` can never be dropped.
         init(_ values: SeldomSetFields) {
-            box = CopyOnWriteBox(values)
+            if values != SeldomSetFields() { box = CopyOnWriteBox(values) }
         }
 
         @inlinable
@@ -146,20 +147,13 @@ public struct Attribute: Hashable, Sendable {
             location: location))
         // The block is made only when one of its values is there (see `OutOfLineFields`); the
         // loader passes none here and sets the few it reads afterwards.
-        let seldomSetGiven = defaultDateTimeInterval != nil || defaultValueExpression != nil || minValueString != nil
-            || maxValueString != nil || minDateTimeInterval != nil || maxDateTimeInterval != nil
-            || regularExpressionString != nil || valueTransformerName != nil || customClassName != nil
-            || compositeName != nil || derivationExpression != nil || elementID != nil || versionHashModifier != nil
-            || renamingIdentifier != nil
-        if seldomSetGiven {
-            storage.value.seldomSet = OutOfLineFields(SeldomSetFields(
-                defaultDateTimeInterval: defaultDateTimeInterval, defaultValueExpression: defaultValueExpression,
-                minValueString: minValueString, maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
-                maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
-                valueTransformerName: valueTransformerName, customClassName: customClassName, compositeName: compositeName,
-                derivationExpression: derivationExpression, elementID: elementID, versionHashModifier: versionHashModifier,
-                renamingIdentifier: renamingIdentifier))
-        }
+        storage.value.seldomSet = OutOfLineFields(SeldomSetFields(
+            defaultDateTimeInterval: defaultDateTimeInterval, defaultValueExpression: defaultValueExpression,
+            minValueString: minValueString, maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
+            maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
+            valueTransformerName: valueTransformerName, customClassName: customClassName, compositeName: compositeName,
+            derivationExpression: derivationExpression, elementID: elementID, versionHashModifier: versionHashModifier,
+            renamingIdentifier: renamingIdentifier))
     }
 
     @inlinable

@@ -106,7 +106,7 @@ public struct Model: Sendable {
     }
 
     /// The loader's way in: `index`, when given, was built while the document was read (see
-    /// `ModelIndexFeed`); nil builds it here from `entities`.
+    /// `ContentsReader`); nil builds it here from `entities`.
     init(
         file: String,
         version: ModelVersion?,

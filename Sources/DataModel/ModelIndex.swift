@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The lookup tables a `Model` answers from: entities by name, sub-entities by parent, every
@@ -8,9 +7,12 @@ import Foundation
 /// A model of thousands of entities keeps every entity, attribute and relationship in its own
 /// heap block, spread over a hundred megabytes; a rule that visits every block misses the cache
 /// at each one. These tables hold what rules test first, read in order.
-struct ModelIndex: Sendable {
+///
+/// Two indexes are equal when every table is (the tests hold a model read in parts to the one
+/// read whole this way, so a table added here is compared without anyone listing it).
+struct ModelIndex: Equatable, Sendable {
     /// Where each entity's entries sit in the flat tables below.
-    struct EntitySlots: Sendable {
+    struct EntitySlots: Equatable, Sendable {
         /// The entity's names are `propertyNames[firstName ..< endOfNames]`.
         var firstName: Int
         var attributeCount: Int
@@ -29,7 +31,7 @@ struct ModelIndex: Sendable {
         }
     }
 
-    enum PropertySlot: Sendable {
+    enum PropertySlot: Equatable, Sendable {
         case attribute(Int)
         case relationship(Int)
         case fetchedProperty(Int)
@@ -310,92 +312,5 @@ struct ModelIndex: Sendable {
             return entity.property(atOffset: index - entity.firstName)
         }
         return nil
-    }
-}
-
-/// Feeds a model's entities, as the loader closes each, to a thread that builds the model's
-/// tables meanwhile.
-///
-/// Building the tables visits every entity, attribute and relationship once more, about a
-/// tenth of loading a large model, while reading the XML uses one core. Entities are handed over
-/// a batch at a time; `finish` waits only for the last batch and the inverses, which need every
-/// name. A model smaller than one batch is not worth a thread: `finish` gives nil and `Model`
-/// builds its tables itself.
-struct ModelIndexFeed {
-    /// Entities handed over at a time; a model with fewer never starts a thread.
-    static let batchSize = 256
-
-    private var waiting: [Entity] = []
-    private var builder: ConcurrentBuilder?
-
-    mutating func add(_ entity: Entity) {
-        waiting.append(entity)
-        guard waiting.count == Self.batchSize else { return }
-        if builder == nil { builder = ConcurrentBuilder() }
-        builder?.append(contentsOf: waiting)
-        waiting.removeAll(keepingCapacity: true)
-    }
-
-    /// The finished tables, or nil when no thread was started.
-    func finish() -> ModelIndex? {
-        guard let builder else { return nil }
-        builder.append(contentsOf: waiting)
-        return builder.finish()
-    }
-
-    private final class ConcurrentBuilder: @unchecked Sendable {
-        // @unchecked: `builder` is touched only by blocks on `queue`, which is serial.
-        private var builder = ModelIndex.Builder()
-        private let queue = DispatchQueue(label: "momlint.model-index")
-
-        func append(contentsOf entities: [Entity]) {
-            queue.async { for entity in entities { self.builder.append(entity) } }
-        }
-
-        /// The finished tables, once every batch appended so far has been built.
-        func finish() -> ModelIndex {
-            queue.sync { builder.finish() }
-        }
-    }
-}
-
-/// Where the model declares each of its relationships, found by the identity of the
-/// relationship's storage: rules hold copies of the model's relationships, and a copy shares
-/// its storage until it is changed. A model built by hand may hold one relationship value at
-/// several positions; those share a storage, so identity cannot tell them apart and they get
-/// no entry.
-///
-/// Made the first time a relationship is looked up, not with the other tables: a lint reaches
-/// the model's own relationships through their positions and seldom asks, and a table of
-/// every relationship cost the loader two insertions per relationship (one per part, one
-/// when the parts were joined), the second on one core while the other waited.
-final class RelationshipPositions: @unchecked Sendable {
-    // @unchecked: `table` is read and written only with `lock` held.
-    private let lock = NSLock()
-    private var table: [ObjectIdentifier: RelationshipPosition?]?
-
-    /// Where `relationship` is declared in the model whose tables are `index`; nil when it is
-    /// not one of them, or is held at more than one position.
-    func position(of relationship: Relationship, in index: ModelIndex) -> RelationshipPosition? {
-        table(for: index)[ObjectIdentifier(relationship.storage)] ?? nil
-    }
-
-    /// The whole table, made now if no one asked before.
-    func table(for index: ModelIndex) -> [ObjectIdentifier: RelationshipPosition?] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let table { return table }
-        var made: [ObjectIdentifier: RelationshipPosition?] = [:]
-        made.reserveCapacity(index.relationships.count)
-        for (entityIndex, slots) in index.slots.enumerated() {
-            for relationshipIndex in 0..<slots.relationshipCount {
-                let relationship = index.relationships[slots.firstRelationship + relationshipIndex]
-                let identity = ObjectIdentifier(relationship.storage)
-                let position = RelationshipPosition(entityIndex: entityIndex, relationshipIndex: relationshipIndex)
-                made[identity] = made[identity] == nil ? position : .some(nil)
-            }
-        }
-        table = made
-        return made
     }
 }

@@ -8,8 +8,8 @@
 /// side by side.
 public struct RelationshipTraits: Hashable, Sendable {
     /// The delete rule; an unknown rule's spelling is on the relationship itself. (Holding no
-    /// string keeps the traits a plain value: copying the traits of each relationship, as rules
-    /// do many times over, cost 3% of a large model's lint while they held one.)
+    /// string keeps the traits a plain value, which rules copy many times over without counting
+    /// references; docs/benchmarks.md, "Copies that counted references".)
     public var deletionRule: DeleteRule.Kind
     public var isToMany: Bool
     public var isOrdered: Bool

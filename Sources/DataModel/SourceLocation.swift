@@ -66,8 +66,8 @@ final class SourceFiles: @unchecked Sendable {
     private var paths: [String] = []
     /// The numbers of the paths `String` holds equal to the key: nearly always one. Keyed by
     /// `String`, whose `Hashable` conformance the runtime has looked up long before; a key
-    /// type of its own (the bytes) cost the first lookup 1.4 M instructions, a tenth of a
-    /// small model's whole run.
+    /// type of its own (the bytes) made the first lookup search the binary's conformances, a
+    /// tenth of a small model's whole run (docs/benchmarks.md, "Start-up").
     private var numbers: [String: [Number]] = [:]
 
     func number(of path: String) -> Number {

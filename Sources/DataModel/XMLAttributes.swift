@@ -70,8 +70,8 @@ public struct XMLAttributes: Hashable, Sendable, Sequence {
     /// comparing any text.
     func value(of known: KnownXMLName) -> String? {
         // In place: `first(where:)` copied every attribute it passed, value string and all, to
-        // compare one byte (290 instructions a call, 79,000 calls for the relationships' traits
-        // of the 10,000-entity model).
+        // compare one byte, and a large model makes this call for every attribute of every
+        // element (docs/benchmarks.md, "Copies to compare a byte").
         ordered.withUnsafeBufferPointer { attributes in
             for index in attributes.indices where attributes[index].known == known { return attributes[index].value }
             return nil

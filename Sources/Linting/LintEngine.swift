@@ -86,7 +86,7 @@ public struct LintEngine: Sendable {
     /// the result does not depend on which finishes first.
     private static func violations(of instances: [any Rule], in linted: LintedModel) -> [[Violation]] {
         // The core count last: Foundation reads it from the cgroup files through `URL`, which on
-        // a small model's run costs more than its rules (callgrind: 0.76 M of 12 M instructions).
+        // a small model's run costs more than its rules (docs/benchmarks.md, "Start-up").
         guard instances.count > 1, linted.model.entities.count >= concurrentEntityCount,
               ProcessInfo.processInfo.activeProcessorCount > 1 else {
             return instances.map { $0.violations(in: linted) }

@@ -146,10 +146,11 @@ extension LintRun {
                 let bases = read?.contents ?? []
                 let committed = bases.first { $0.stagedBytes == nil }
                 let committedModel = committed.flatMap {
-                    $0.equalsWorkingTree ? older : baseModel($0.bytes, like: older, loader: loader)
+                    $0.equalsWorkingTree ? older : $0.bytes.isEmpty ? nil : baseModel($0.bytes, like: older, loader: loader)
                 }
                 pair.olderAtBase = committedModel
                 pair.baseName = committed?.name
+                pair.baseEntityHashes = committed?.entityHashes
                 pairs.append(pair)
                 // An edit staged in the index but not in the working tree: checked on its own,
                 // against the committed file parsed above.

@@ -1,5 +1,6 @@
 import DataModel
 import ModelDiff
+import VersionHashes
 
 /// Two versions of one bundle that the migration rules compare: an older version and the one
 /// its stores migrate to — the current one (`MigrationPath.direct`), or the next one
@@ -21,6 +22,14 @@ public struct MigrationPair: Sendable {
     public internal(set) var olderAtBase: Model?
     /// How findings name the base: `HEAD`, a revision, or the lock file's name.
     public internal(set) var baseName: String?
+    /// The entity version hashes the base records for the older version, by entity name, when
+    /// the base says them itself (a lock file written by `momlint versions --lock`); else they
+    /// are computed from `olderAtBase`.
+    public internal(set) var baseEntityHashes: [String: VersionHash]?
+
+    /// The version hashes of `olderAtBase`, computed when asked (only
+    /// `shipped_version_modified` asks).
+    public var baseHashes: ModelVersionHashes? { olderAtBase.map(VersionHasher.hashes(of:)) }
     /// True when the "older" version is ordered after the current one (`BundleVersions.afterCurrent`):
     /// a store it wrote meets the current version only when the app is downgraded, so what fails
     /// there is not what fails on an update, and its findings are warnings.
@@ -30,7 +39,7 @@ public struct MigrationPair: Sendable {
     /// (`SchemaDiff.dependsOnMappingModel`): finding out may mean walking a source tree.
     public init(older: Model, current: Model, hasMappingModel: @autoclosure () -> Bool = false,
                 comparesMigration: Bool = true, olderAtBase: Model? = nil, baseName: String? = nil,
-                olderIsOrderedAfterCurrent: Bool = false) {
+                baseEntityHashes: [String: VersionHash]? = nil, olderIsOrderedAfterCurrent: Bool = false) {
         self.olderIsOrderedAfterCurrent = olderIsOrderedAfterCurrent
         self.older = older
         self.current = current
@@ -44,6 +53,7 @@ public struct MigrationPair: Sendable {
         self.comparesMigration = comparesMigration
         self.olderAtBase = olderAtBase
         self.baseName = baseName
+        self.baseEntityHashes = baseEntityHashes
     }
 
     /// The older version's name as findings quote it.

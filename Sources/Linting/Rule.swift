@@ -71,8 +71,8 @@ public protocol Rule: Sendable {
     func violations(in model: LintedModel) -> [Violation]
     /// This rule as a rule over two versions, when it is one. Given by the protocols (nil here,
     /// itself for a `MigrationRule`): never implement it. It spares the engine a dynamic cast,
-    /// which the first time searches every protocol conformance in the binary (3.3 M of the 21 M
-    /// instructions `momlint lint` ran on a 10-entity model).
+    /// which the first time searches every protocol conformance in the binary (docs/benchmarks.md,
+    /// "Start-up").
     var asMigrationRule: (any MigrationRule)? { get }
 }
 

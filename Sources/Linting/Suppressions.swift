@@ -47,8 +47,8 @@ public struct Suppressions: Sendable {
         }
         // Nearly every entity, attribute and relationship has no userInfo: they are picked from
         // the model's trait tables, so the others are never visited (on a large model, visiting
-        // each one's heap block cost more than the rest of the check: 4 ms for 10,000 entities,
-        // after the lint, with every other core idle).
+        // each one's heap block cost more than the rest of the check, after the lint, with every
+        // other core idle; docs/benchmarks.md, "The mistyped-id check").
         let attributes = model.attributePositions { $0.hasUserInfo }
         let relationships = model.relationshipPositions(atPositions: { model.traits(ofRelationshipAt: $0).hasUserInfo })
         let entityIndexes = Set(model.entityIndexes { $0.hasUserInfo || $0.hasFetchedProperties })

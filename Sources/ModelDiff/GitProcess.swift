@@ -10,7 +10,7 @@ import Dispatch
 import Foundation
 import SafeFiles
 
-/// Runs git once and collects its standard output, with `posix_spawnp`, a pipe and `waitpid`,
+/// Runs git once and collects its standard output, with `ChildProcess`, a pipe and `waitpid`,
 /// under limits: a repository someone else made can hold a FIFO or a device where git reads a
 /// file (`.git/HEAD`, `config`, `packed-refs`, `objects/info/alternates`), on which git would
 /// wait forever, and a committed `contents` of gigabytes. So the repository's own files are
@@ -19,9 +19,9 @@ import SafeFiles
 /// failure keeps its reason in words (`Running.failure`) for the note that says why
 /// `shipped_version_modified` did not run.
 ///
-/// Not Foundation's `Process`: on Linux its `waitUntilExit()` wakes every 50 ms to look at the
-/// child (swift-corelibs-foundation runs the run loop in 0.05 s steps), so each git call cost
-/// about 50 ms of waiting; a `momlint lint` of a small versioned bundle took 70 ms instead of 20.
+/// Not Foundation's `Process`: on Linux its `waitUntilExit()` looks at the child only at each
+/// step of the run loop (swift-corelibs-foundation runs it in 0.05 s steps), so each git call
+/// waited several times longer than git ran (docs/benchmarks.md, "Waiting for git").
 enum GitProcess {
     /// The most standard input `run` takes: a quarter of Linux's pipe buffer, written whole
     /// before git starts reading.
@@ -165,56 +165,18 @@ enum GitProcess {
         }
     }
 
-    struct SpawnFailure: Error {
-        var code: Int32
-    }
-
+    /// Git stays in momlint's process group (a Ctrl-C at the terminal reaches it too); its
+    /// environment is momlint's with `GIT_OPTIONAL_LOCKS=0`.
     private static func spawn(_ arguments: [String], standardInput: Int32, standardOutput: Int32,
-                              standardError: Int32) -> Result<pid_t, SpawnFailure> {
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
-        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
-        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
-
-        let argv = arguments.map { strdup($0) } + [nil]
+                              standardError: Int32) -> Result<pid_t, ChildProcess.SpawnFailure> {
         let optionalLocks = strdup("GIT_OPTIONAL_LOCKS=0")
-        defer {
-            argv.forEach { free($0) }
-            free(optionalLocks)
-        }
-        let envp = inheritedEnvironment(without: "GIT_OPTIONAL_LOCKS=") + [optionalLocks, nil]
-        var child: pid_t = 0
+        defer { free(optionalLocks) }
         // posix_spawnp looks git up on this process's PATH, as a shell would.
-        let status = posix_spawnp(&child, "git", &actions, nil, argv, envp)
-        return status == 0 ? .success(child) : .failure(SpawnFailure(code: status))
-    }
-
-    /// This process's environment as `posix_spawn` takes it, less the variable `prefix` (e.g.
-    /// "NAME=") names. The strings are the process's own, not copies: read straight from
-    /// `environ` rather than through `ProcessInfo.environment`, whose dictionary of the whole
-    /// environment cost 0.4 M instructions on the way to starting git, a tenth of a small
-    /// versioned bundle's run before git could start.
-    private static func inheritedEnvironment(without prefix: String) -> [UnsafeMutablePointer<CChar>?] {
-        #if canImport(Darwin)
-        guard var variable = _NSGetEnviron()?.pointee else { return [] }
-        #else
-        var variable = environ
-        #endif
-        return prefix.withCString { prefix in
-            let length = strlen(prefix)
-            var inherited: [UnsafeMutablePointer<CChar>?] = []
-            while let entry = variable.pointee {
-                if strncmp(entry, prefix, length) != 0 { inherited.append(entry) }
-                variable += 1
-            }
-            return inherited
-        }
+        return ChildProcess.spawn(
+            "git", arguments: arguments,
+            environment: ChildProcess.inheritedEnvironment(without: "GIT_OPTIONAL_LOCKS=") + [optionalLocks],
+            searchingPath: true, standardInput: standardInput, standardOutput: standardOutput,
+            standardError: standardError, inOwnProcessGroup: false)
     }
 
     /// Everything until both pipes end, read as it comes (`poll`), within `timeLimit` and

@@ -24,6 +24,10 @@ public enum MigrationSource: String, Hashable, Sendable, Codable, CaseIterable {
     /// Not stated by Apple: momlint's inference from the documented inputs (docs/migrations.md
     /// says why for each).
     case inferred
+    /// momlint's computation of Core Data's version hashes (docs/version-hashes.md), which
+    /// reproduces the hashes Core Data wrote into real stores: whether the change alters a hash
+    /// is computed, not looked up in a table.
+    case computedVersionHash
     /// "Creating a Core Data model for CloudKit" / "Deploying the schema to production": CloudKit's
     /// production schema only accepts additions.
     case cloudKitSchema
@@ -46,6 +50,8 @@ public enum MigrationSource: String, Hashable, Sendable, Codable, CaseIterable {
             "docs/migrations.md#observed-migrations"
         case .inferred:
             "docs/migrations.md"
+        case .computedVersionHash:
+            "docs/version-hashes.md"
         case .cloudKitSchema:
             "https://developer.apple.com/documentation/coredata/creating-a-core-data-model-for-cloudkit"
         }

@@ -1,29 +1,49 @@
 import DataModel
+import VersionHashes
 
 /// A stable, readable text form of a model (`momlint print`), for `git diff` through a textconv
 /// driver: entities and their properties sorted by name, one line each, every field that
 /// matters for the schema spelled out, so a diff shows what changed and nothing of how Xcode
 /// happened to order or format the XML.
 public enum ModelPrinter {
-    public static func text(_ model: Model) -> String {
+    /// With `hashes`, every entity, attribute and relationship line ends with its Core Data
+    /// version hash (`hash=` and base64), and the model line with the digest: what a store
+    /// records, for people comparing a store's metadata with a model by eye (`print --hashes`).
+    public static func text(_ model: Model, hashes: ModelVersionHashes? = nil) -> String {
         var lines: [String] = []
         var header = "model"
         if let identifier = model.userDefinedModelVersionIdentifier, !identifier.isEmpty { header += " identifier=\(q(identifier))" }
         if model.usedWithCloudKit { header += " cloudkit" }
+        if let hashes { header += " digest=\(hashes.digest?.base64 ?? "none")" }
         lines.append(header)
-        for entity in model.entities.sorted(by: { $0.name < $1.name }) {
+        // Hashes by entity position, so that each entity (even a second of one name) shows its own.
+        let ordered = model.entities.indices.sorted { model.entities[$0].name < model.entities[$1].name }
+        for entityIndex in ordered {
+            let entity = model.entities[entityIndex]
+            let entityHashes = hashes?.entities[entityIndex]
+            func hashSuffix(_ hash: VersionHash??) -> String {
+                guard let hash else { return "" }
+                return " hash=\(hash?.base64 ?? "none")"
+            }
             var line = "entity \(entity.name)"
             if let parent = entity.parentEntityName { line += " : \(parent)" }
             if entity.isAbstract { line += " abstract" }
             if let className = entity.representedClassName { line += " class=\(q(className))" }
             if let modifier = entity.versionHashModifier { line += " hashModifier=\(q(modifier))" }
             if let id = elementRenamingID(entity.renamingIdentifier, entity.elementID) { line += " renamingID=\(q(id))" }
-            lines.append(line)
-            for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
-                lines.append("  " + describe(attribute))
+            if let entityHashes {
+                line += hashSuffix(.some(entityHashes.hash))
+                if let problem = entityHashes.problem { line += " (\(problem))" }
+                if !entityHashes.unverified.isEmpty {
+                    line += " unverified=\(q(entityHashes.unverified.sorted().map(\.rawValue).joined(separator: ", ")))"
+                }
             }
-            for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
-                lines.append("  " + describe(relationship))
+            lines.append(line)
+            for (position, attribute) in entity.attributes.enumerated().sorted(by: { $0.element.name < $1.element.name }) {
+                lines.append("  " + describe(attribute) + hashSuffix(entityHashes.map { $0.attributeHashes[position] }))
+            }
+            for (position, relationship) in entity.relationships.enumerated().sorted(by: { $0.element.name < $1.element.name }) {
+                lines.append("  " + describe(relationship) + hashSuffix(entityHashes.map { $0.relationshipHashes[position] }))
             }
             for fetched in entity.fetchedProperties.sorted(by: { $0.name < $1.name }) {
                 lines.append("  fetched \(fetched.name)")

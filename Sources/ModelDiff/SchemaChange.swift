@@ -23,7 +23,7 @@ public struct SchemaChange: Hashable, Sendable {
         case isOptional, isTransient, versionHashModifier
         // Attributes
         case attributeType, defaultValue, valueTransformerName, customClassName
-        case allowsExternalBinaryDataStorage, derivation, isIndexed, validation
+        case allowsExternalBinaryDataStorage, derivation, isIndexed, validation, preserveAfterDeletion
         // Relationships
         case destinationEntity, inverseRelationship, isToMany, isOrdered, count, deletionRule
         // Fetch indexes
@@ -45,6 +45,9 @@ public struct SchemaChange: Hashable, Sendable {
     /// One line, lowercase, quoting the element.
     public var details: String
     /// Does it change a version hash, so that stores the older version wrote no longer match?
+    /// Computed (`VersionHasher`): the older element with only this change applied is hashed
+    /// and compared, and no change of an entity whose hash stays the same counts. Only where
+    /// an element cannot be hashed (an unknown attribute type) does the documented table decide.
     public var hashChanging: Bool
     /// Can Core Data infer a mapping for it (lightweight migration)?
     public var lightweight: Bool

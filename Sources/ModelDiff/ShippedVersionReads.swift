@@ -3,8 +3,8 @@ import Foundation
 /// The committed and staged `contents` of bundles' older versions, read by a git process started
 /// the moment the loader finds each bundle (`ModelLoader.bundleFound`).
 ///
-/// Checking shipped versions against git `HEAD` costs one `git cat-file --batch` per bundle, 2 to
-/// 3 ms of git starting up. Started after the lint, as it was, that was a quarter of a small
+/// Checking shipped versions against git `HEAD` costs one `git cat-file --batch` per bundle, and
+/// git takes milliseconds to start. Started after the lint, as it was, that was a quarter of a small
 /// versioned bundle's whole run spent waiting; started when the bundle is found, git runs on the
 /// other core while momlint parses and lints, and its output is collected when the versions are
 /// compared. `BundleBase` takes the answers from here, and asks git itself for any version no

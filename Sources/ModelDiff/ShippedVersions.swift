@@ -1,4 +1,5 @@
 import DataModel
+import VersionHashes
 import Foundation
 
 /// Where the shipped state of a bundle's versions is read from, for `shipped_version_modified`
@@ -62,12 +63,17 @@ public struct BaseContents: Sendable {
     /// True when `bytes` are the working tree's file byte for byte (known for git `HEAD`, which
     /// reads the working file anyway): the version as loaded is the base, with no second parse.
     public var equalsWorkingTree: Bool
+    /// The entity version hashes the base records (a lock file since schemaVersion 2); nil when
+    /// they are to be computed from `bytes`. A lock without text has empty `bytes`.
+    public var entityHashes: [String: VersionHash]?
 
-    public init(bytes: [UInt8], name: String, stagedBytes: [UInt8]? = nil, equalsWorkingTree: Bool = false) {
+    public init(bytes: [UInt8], name: String, stagedBytes: [UInt8]? = nil, equalsWorkingTree: Bool = false,
+                entityHashes: [String: VersionHash]? = nil) {
         self.bytes = bytes
         self.name = name
         self.stagedBytes = stagedBytes
         self.equalsWorkingTree = equalsWorkingTree
+        self.entityHashes = entityHashes
     }
 }
 
@@ -226,8 +232,8 @@ public struct BundleBase: Sendable {
     public func read(of file: String, versionName: String) -> Read {
         switch source {
         case .lock(let lock, let name):
-            guard let text = lock.versions.first(where: { $0.name == versionName })?.contents else { return Read(contents: []) }
-            return Read(contents: [BaseContents(bytes: Array(text.utf8), name: name)])
+            guard let locked = lock.versions.first(where: { $0.name == versionName }) else { return Read(contents: []) }
+            return Read(contents: [BaseContents(bytes: Array((locked.contents ?? "").utf8), name: name, entityHashes: locked.entityHashes)])
         case .head(let started):
             let answer = started.flatMap { $0.reads.answer(forVersion: versionName, inBundle: $0.bundle) }
                 ?? Self.committedAndStaged(file)
@@ -265,20 +271,45 @@ public struct BundleBase: Sendable {
     }
 }
 
-/// The lock file `momlint versions --lock` writes: every version's `contents` as it was when
-/// the versions shipped, for projects that check shipped versions without git.
+/// The lock file `momlint versions --lock` writes: what Core Data checks of every version as it
+/// shipped — each entity's version hash and the model's digest (docs/version-hashes.md) — and
+/// the version's `contents`, which lets findings say what changed. `shipped_version_modified`
+/// decides by the hashes. Files written before the hashes (schemaVersion 1, `contents` only)
+/// are still read: their hashes are computed from the text.
 public struct VersionsLock: Codable, Sendable {
     public struct Version: Codable, Sendable {
         public var name: String
-        public var contents: String
+        /// The version's `contents` as locked; required in schemaVersion 1, optional since.
+        public var contents: String?
+        /// Entity name → base64 version hash, as a store this version wrote keeps them
+        /// (`NSStoreModelVersionHashes`). Absent in schemaVersion 1.
+        public var versionHashes: [String: String]?
+        /// `NSStoreModelVersionHashesDigest`, base64; absent when some entity has no hash.
+        public var versionHashesDigest: String?
 
-        public init(name: String, contents: String) {
+        public init(name: String, contents: String?, versionHashes: [String: String]? = nil,
+                    versionHashesDigest: String? = nil) {
             self.name = name
             self.contents = contents
+            self.versionHashes = versionHashes
+            self.versionHashesDigest = versionHashesDigest
+        }
+
+        /// The locked hashes, decoded; nil when the lock holds none (schemaVersion 1).
+        public var entityHashes: [String: VersionHash]? {
+            guard let versionHashes else { return nil }
+            var result: [String: VersionHash] = [:]
+            for (name, text) in versionHashes {
+                guard let hash = VersionHash(base64: text) else { return nil }
+                result[name] = hash
+            }
+            return result
         }
     }
 
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
+    /// Every schemaVersion this build reads.
+    public static let readableSchemaVersions = [1, 2]
     public var schemaVersion: Int
     public var bundle: String
     public var versions: [Version]
@@ -289,15 +320,35 @@ public struct VersionsLock: Codable, Sendable {
         self.versions = versions
     }
 
+    /// The lock of one version: its hashes (computed) and its text.
+    public static func version(_ model: Model, contents: String) -> Version {
+        let hashes = VersionHasher.hashes(of: model)
+        var byName: [String: String] = [:]
+        for (name, hash) in hashes.entityHashesByName { byName[name] = hash.base64 }
+        return Version(name: model.version.name, contents: contents, versionHashes: byName,
+                       versionHashesDigest: hashes.digest?.base64)
+    }
+
     public static func read(from path: String) throws(ShippedVersions.Failure) -> VersionsLock {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ShippedVersions.Failure(description: "\(path): cannot read the versions lock file")
         }
         do {
             let lock = try JSONDecoder().decode(VersionsLock.self, from: data)
-            guard lock.schemaVersion == schemaVersion else {
+            guard readableSchemaVersions.contains(lock.schemaVersion) else {
                 throw ShippedVersions.Failure(description:
-                    "\(path): versions lock schemaVersion \(lock.schemaVersion) is not supported (expected \(schemaVersion))")
+                    "\(path): versions lock schemaVersion \(lock.schemaVersion) is not supported (expected one of "
+                    + "\(readableSchemaVersions.map(String.init).joined(separator: ", ")))")
+            }
+            for version in lock.versions {
+                if version.contents == nil && version.versionHashes == nil {
+                    throw ShippedVersions.Failure(description:
+                        "\(path): version '\(version.name)' has neither contents nor versionHashes")
+                }
+                if version.versionHashes != nil && version.entityHashes == nil {
+                    throw ShippedVersions.Failure(description:
+                        "\(path): version '\(version.name)' has a version hash that is not base64 of 32 bytes")
+                }
             }
             return lock
         } catch let failure as ShippedVersions.Failure {

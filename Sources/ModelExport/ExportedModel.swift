@@ -17,6 +17,10 @@ public struct ExportedModel: Encodable, Hashable, Sendable {
     public var entities: [Entity]
     public var configurations: [Configuration]
     public var composites: [Composite]
+    /// Core Data's `NSStoreModelVersionHashesDigest` for the model (base64 of a SHA-512 over
+    /// every entity's name and version hash, docs/version-hashes.md): two versions with the
+    /// same digest are one schema to Core Data. Absent when some entity has no hash.
+    public var versionHashesDigest: String?
 
     /// Where the model was read from.
     public struct Source: Encodable, Hashable, Sendable {
@@ -51,6 +55,10 @@ public struct ExportedModel: Encodable, Hashable, Sendable {
         public var renamingIdentifier: String?
         /// Changes the entity's version hash by hand, when set.
         public var versionHashModifier: String?
+        /// `NSEntityDescription.versionHash` (base64 of 32 bytes): what a store written by this
+        /// model keeps for the entity in `NSStoreModelVersionHashes`. Absent when the entity
+        /// cannot be hashed (an unknown attribute type, a missing parent).
+        public var versionHash: String?
     }
 
     public struct Attribute: Encodable, Hashable, Sendable {
@@ -76,6 +84,9 @@ public struct ExportedModel: Encodable, Hashable, Sendable {
         public var renamingIdentifier: String?
         /// Changes the attribute's version hash by hand, when set.
         public var versionHashModifier: String?
+        /// `NSAttributeDescription.versionHash` (base64 of 32 bytes), as the declaring entity
+        /// (or composite) has it. Absent for an attribute type Core Data does not know.
+        public var versionHash: String?
     }
 
     public struct Relationship: Encodable, Hashable, Sendable {
@@ -99,6 +110,8 @@ public struct ExportedModel: Encodable, Hashable, Sendable {
         public var renamingIdentifier: String?
         /// Changes the relationship's version hash by hand, when set.
         public var versionHashModifier: String?
+        /// `NSRelationshipDescription.versionHash` (base64 of 32 bytes).
+        public var versionHash: String?
     }
 
     /// `NSDeleteRule`, spelled for JSON.

@@ -1,5 +1,6 @@
 import DataModel
 import Foundation
+import VersionHashes
 
 /// Turns a loaded `Model` into its normalized export (`ExportedModel`): inheritance resolved,
 /// inverses resolved, defaults and limits read as typed values.
@@ -17,8 +18,9 @@ public struct ModelExporter: Sendable {
             problems.append(ExportProblem(severity: .error, location: location, message: message))
         }
 
+        let hashes = VersionHasher.hashes(of: model)
         var entities: [ExportedModel.Entity] = []
-        for entity in model.entities {
+        for (entityIndex, entity) in model.entities.enumerated() {
             if model.hasInheritanceCycle(entity) {
                 problem(entity.location, "'\(entity.name)' inherits from itself; break the parentEntity cycle")
                 continue
@@ -27,16 +29,22 @@ public struct ModelExporter: Sendable {
                 problem(entity.location, "'\(entity.name)' names parent entity '\(parent)', which the model does not have")
                 continue
             }
-            let lineage = model.ancestors(of: entity).reversed() + [entity]
+            // Each property carries the hash its declaring entity computed for it.
+            let lineage = model.ancestorIndexes(ofEntityAt: entityIndex).reversed() + [entityIndex]
             var attributes: [ExportedModel.Attribute] = []
             var relationships: [ExportedModel.Relationship] = []
             var constraints: [ExportedModel.UniquenessConstraint] = []
-            for declarer in lineage {
-                for attribute in declarer.attributes {
-                    attributes.append(Self.export(attribute, declaredBy: declarer.name, problems: &problems))
+            for declarerIndex in lineage {
+                let declarer = model.entities[declarerIndex]
+                let declarerHashes = hashes.entities[declarerIndex]
+                for (position, attribute) in declarer.attributes.enumerated() {
+                    var exported = Self.export(attribute, declaredBy: declarer.name, problems: &problems)
+                    exported.versionHash = declarerHashes.attributeHashes[position]?.base64
+                    attributes.append(exported)
                 }
-                for relationship in declarer.relationships {
-                    if let exported = Self.export(relationship, declaredBy: declarer.name, in: model, problems: &problems) {
+                for (position, relationship) in declarer.relationships.enumerated() {
+                    if var exported = Self.export(relationship, declaredBy: declarer.name, in: model, problems: &problems) {
+                        exported.versionHash = declarerHashes.relationshipHashes[position]?.base64
                         relationships.append(exported)
                     }
                 }
@@ -60,14 +68,17 @@ public struct ModelExporter: Sendable {
                 relationships: relationships,
                 uniquenessConstraints: constraints,
                 renamingIdentifier: Self.renamingID(entity.renamingIdentifier, entity.elementID),
-                versionHashModifier: Self.nonEmpty(entity.versionHashModifier)))
+                versionHashModifier: Self.nonEmpty(entity.versionHashModifier),
+                versionHash: hashes.entities[entityIndex].hash?.base64))
         }
 
         var composites: [ExportedModel.Composite] = []
         for composite in model.composites {
             var attributes: [ExportedModel.Attribute] = []
             for attribute in composite.attributes {
-                attributes.append(Self.export(attribute, declaredBy: composite.name, problems: &problems))
+                var exported = Self.export(attribute, declaredBy: composite.name, problems: &problems)
+                exported.versionHash = VersionHasher.attributeHash(attribute, in: model).hash?.base64
+                attributes.append(exported)
             }
             composites.append(.init(name: composite.name, attributes: attributes))
         }
@@ -83,7 +94,8 @@ public struct ModelExporter: Sendable {
             configurations: model.configurations.map {
                 .init(name: $0.name, usedWithCloudKit: $0.usedWithCloudKit, entities: $0.memberEntityNames)
             },
-            composites: composites)
+            composites: composites,
+            versionHashesDigest: hashes.digest?.base64)
         return (exported, problems.sorted { $0.location < $1.location })
     }
 

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SafeFiles
 
 /// One running shim: a child process started with `/bin/sh -c COMMAND` in a process group of its
 /// own, its stdin, stdout and stderr connected to this process.
@@ -58,48 +59,24 @@ final class ShimProcess {
         }
         Self.disableSIGPIPE(stdinPair[0])
 
-        var actions = Self.makeFileActions()
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-        for fd in [stdinPair[0], stdinPair[1], stdoutPipe[0], stdoutPipe[1], stderrPipe[0], stderrPipe[1]] {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
-        var attributes = Self.makeSpawnAttributes()
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A process group of its own (pgid = pid), so that stopping the shim stops whatever
-        // the shell started too.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        // No signal blocked and every signal at its default action. Without these a shim
-        // inherits the mask of the thread that spawns it — a dispatch worker blocks SIGHUP,
-        // SIGINT, SIGTERM, SIGALRM, SIGCHLD and more — so `kill PID` would not stop it and
-        // `signal.alarm` would never fire in a Python shim; and it would inherit momlint's
-        // ignored signals (SIGPIPE), which exec keeps.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP) | Int16(POSIX_SPAWN_SETSIGMASK)
-                                     | Int16(POSIX_SPAWN_SETSIGDEF) | Self.extraSpawnFlags)
-
-        let arguments = ["/bin/sh", "-c", command].map { (text: String) in strdup(text) }
-        defer { arguments.forEach { free($0) } }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments + [nil]
-        var child: pid_t = 0
-        let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, &argv, Self.environment)
+        // A process group of its own (pgid = pid), so that stopping the shim stops whatever the
+        // shell started too.
+        let spawned = ChildProcess.spawn(
+            "/bin/sh", arguments: ["/bin/sh", "-c", command], environment: ChildProcess.inheritedEnvironment(),
+            standardInput: stdinPair[1], standardOutput: stdoutPipe[1], standardError: stderrPipe[1],
+            closing: stdinPair + stdoutPipe + stderrPipe, inOwnProcessGroup: true)
         close(stdinPair[1])
         close(stdoutPipe[1])
         close(stderrPipe[1])
-        guard status == 0 else {
+        switch spawned {
+        case .success(let child):
+            pid = child
+        case .failure(let failure):
             close(stdinPair[0])
             close(stdoutPipe[0])
             close(stderrPipe[0])
-            throw ShimStartError(message: "cannot start /bin/sh: \(String(cString: strerror(status)))")
+            throw ShimStartError(message: "cannot start /bin/sh: \(String(cString: strerror(failure.code)))")
         }
-        pid = child
         input = stdinPair[0]
         output = stdoutPipe[0]
         errors = stderrPipe[0]
@@ -302,24 +279,8 @@ final class ShimProcess {
     // MARK: Platform differences
 
     #if canImport(Darwin)
-    private static func makeFileActions() -> posix_spawn_file_actions_t? {
-        var actions: posix_spawn_file_actions_t?
-        posix_spawn_file_actions_init(&actions)
-        return actions
-    }
-
-    private static func makeSpawnAttributes() -> posix_spawnattr_t? {
-        var attributes: posix_spawnattr_t?
-        posix_spawnattr_init(&attributes)
-        return attributes
-    }
-
-    private static var environment: UnsafePointer<UnsafeMutablePointer<CChar>?>? {
-        UnsafePointer(_NSGetEnviron()!.pointee)
-    }
-
     /// Darwin has neither `pipe2` nor `SOCK_CLOEXEC`: the flag is set right after creation, and
-    /// POSIX_SPAWN_CLOEXEC_DEFAULT keeps every other descriptor out of the shims momlint starts.
+    /// the launcher keeps every other descriptor out of the child (`ChildProcess`).
     private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
         guard socketpair(AF_UNIX, SOCK_STREAM, 0, &pair) == 0 else { return false }
         pair.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
@@ -331,8 +292,6 @@ final class ShimProcess {
         pair.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         return true
     }
-
-    private static let extraSpawnFlags = Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
 
     private static func exitedPID(_ info: siginfo_t) -> pid_t { info.si_pid }
 
@@ -346,22 +305,6 @@ final class ShimProcess {
         Darwin.write(fd, bytes, count)
     }
     #else
-    private static func makeFileActions() -> posix_spawn_file_actions_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        return actions
-    }
-
-    private static func makeSpawnAttributes() -> posix_spawnattr_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        return attributes
-    }
-
-    private static var environment: UnsafePointer<UnsafeMutablePointer<CChar>?>? {
-        UnsafePointer(environ)
-    }
-
     private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
         socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
     }
@@ -371,8 +314,6 @@ final class ShimProcess {
     private static func makePipe(_ pair: inout [Int32]) -> Bool {
         makeSocketPair(&pair)
     }
-
-    private static let extraSpawnFlags: Int16 = 0
 
     private static func exitedPID(_ info: siginfo_t) -> pid_t { info._sifields._sigchld.si_pid }
 

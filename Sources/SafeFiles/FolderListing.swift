@@ -8,8 +8,8 @@ import Darwin
 
 /// The entries of one folder, each with its kind, as `opendir`/`readdir` give them: the entries
 /// carry their type, so a walk of a source tree costs a few system calls per folder rather than
-/// a `stat` and a dictionary of attributes per entry (Foundation's directory enumerator on Linux
-/// spent about 100,000 instructions on each entry of a small tree). The model search, the Swift
+/// a `stat` and a dictionary of attributes per entry, as Foundation's directory enumerator does
+/// on Linux (docs/benchmarks.md, "Walking folders"). The model search, the Swift
 /// source search and the mapping-model search all walk with it.
 public enum FolderListing {
     public struct Entry: Hashable, Sendable {

@@ -207,6 +207,34 @@ public enum StandardOutput {
     }
 }
 
+/// Lets `print(_:to:)` write to standard error, where diagnostics about inputs belong, through
+/// `StandardOutput.writeToStandardError` (unbuffered `write(2)`, like standard output; not
+/// Foundation's `FileHandle` and `Data`, whose first use costs a small model's run a tenth of a
+/// millisecond in the runtime's conformance lookups).
+public struct StandardError: TextOutputStream {
+    public init() {}
+
+    public mutating func write(_ string: String) {
+        StandardOutput.writeToStandardError(string)
+    }
+}
+
+/// Writes `text` to standard output unbuffered, so that a failed write (a full disk, a closed
+/// pipe) is seen: it is reported on standard error and the caller exits 2, where `print` would
+/// lose the report silently at exit. False when the write failed.
+@discardableResult
+public func writeToStandardOutput(_ text: String) -> Bool {
+    guard !text.isEmpty else { return true }
+    do {
+        try StandardOutput.write(text)
+        return true
+    } catch {
+        var standardError = StandardError()
+        print("error: cannot write to standard output: \(error.reason)", to: &standardError)
+        return false
+    }
+}
+
 extension OutputFileWriter {
     static func writeAll(_ text: String, to descriptor: Int32) throws(FileAccessError) {
         try writeAll(Array(text.utf8), to: descriptor, path: "standard output")

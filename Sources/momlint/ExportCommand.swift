@@ -2,6 +2,7 @@ import ArgumentParser
 import DataModel
 import Foundation
 import ModelExport
+import SafeFiles
 #if !MOMLINT_HOOK_BUILD
 import SwiftDataModel
 #endif

@@ -2,8 +2,10 @@ import ArgumentParser
 import Configuring
 import DataModel
 import Foundation
+import LintDriver
 import Linting
 import Reporting
+import SafeFiles
 #if !MOMLINT_HOOK_BUILD
 import SwiftDataModel
 #endif
@@ -46,12 +48,12 @@ struct GraphCommand: ParsableCommand {
         let configuration: LintConfiguration
         do {
             let loaded = try ConfigurationFile.load(explicitFiles: configurationFiles,
-                                                    otherRuleIDs: LintCommand.sourceRules.map(\.id))
+                                                    otherRuleIDs: LintRequest.sourceRules.map(\.id))
             for warning in loaded.warnings { print(warning, to: &standardError) }
             configuration = loaded.configuration
             engine = try configuration.engine()
         } catch {
-            print(LintCommand.diagnosticLine(for: error), to: &standardError)
+            print(LintRequest.diagnosticLine(for: error), to: &standardError)
             throw ExitCode.inputError
         }
         var run = LintRun(paths: swiftdata ? [] : [path], engine: engine)

@@ -1,12 +1,8 @@
 import ArgumentParser
-import Configuring
 import DataModel
-import Foundation
-import Linting
+import LintDriver
 import ModelDiff
 import Reporting
-import SafeFiles
-import SourceConsistency
 
 struct LintCommand: ParsableCommand {
     /// The subcommand's name, which `Momlint` also recognises before parsing.
@@ -81,58 +77,26 @@ struct LintCommand: ParsableCommand {
 
     /// What this command line asks for, as plain values.
     var request: LintRequest {
-        LintRequest(paths: paths, allVersions: allVersions, migrationPath: migrationPath, since: since,
-                    sourceDirectories: sourceDirectories,
-                    swiftDataDirectories: swiftDataDirectories, reporters: reporters,
-                    configurationFiles: configurationFiles, baseline: baseline, writeBaseline: writeBaseline,
-                    strict: strict, quiet: quiet, limits: limitOptions.limits)
+        var request = LintRequest(paths: paths)
+        request.allVersions = allVersions
+        request.migrationPath = migrationPath
+        request.since = since
+        request.sourceDirectories = sourceDirectories
+        request.swiftDataDirectories = swiftDataDirectories
+        request.reporters = reporters
+        request.configurationFiles = configurationFiles
+        request.baseline = baseline
+        request.writeBaseline = writeBaseline
+        request.strict = strict
+        request.quiet = quiet
+        request.limits = limitOptions.limits
+        return request
     }
 
     func run() throws {
-        try request.run()
-    }
-
-    /// The rules `--sources` runs besides the engine's: configurable by id like any rule.
-    static var sourceRules: [RuleDescription] { SourceRuleCatalogue.all.map { $0.description } }
-
-    /// The base `--since` names, else the configuration's `migration.since`, else `HEAD`.
-    static func versionBase(since: String?, configured: String?) throws(ValidationError) -> VersionBase {
-        guard let argument = since ?? configured else { return .head }
-        do {
-            return try VersionBase(argument: argument)
-        } catch {
-            throw ValidationError("\(since == nil ? "migration.since" : "--since"): \(error)")
-        }
-    }
-
-    /// Errors that name their file already read `file:line:column: error: …`; others get the prefix.
-    static func diagnosticLine(for error: any Error) -> String {
-        switch error {
-        case let error as ConfigurationDiagnostic: error.description
-        case let error as BaselineError: error.description
-        default: "error: \(error)"
-        }
-    }
-
-    static func folder(of file: String) -> String {
-        (FilePaths.absolute(file) as NSString).deletingLastPathComponent
+        let outcome = request.run(toolVersion: Momlint.version)
+        if outcome != .passed { throw ExitCode(outcome.rawValue) }
     }
 }
 
 extension MigrationPath: ExpressibleByArgument {}
-
-/// Writes `text` to standard output unbuffered, so that a failed write (a full disk, a closed
-/// pipe) is seen: it is reported on standard error and the caller exits 2, where `print` would
-/// lose the report silently at exit. False when the write failed.
-@discardableResult
-func writeToStandardOutput(_ text: String) -> Bool {
-    guard !text.isEmpty else { return true }
-    do {
-        try StandardOutput.write(text)
-        return true
-    } catch {
-        var standardError = StandardError()
-        print("error: cannot write to standard output: \(error.reason)", to: &standardError)
-        return false
-    }
-}

@@ -2,6 +2,7 @@ import ArgumentParser
 import CAllocatorTuning
 import Configuring
 import Foundation
+import LintDriver
 
 @main
 struct Momlint: AsyncParsableCommand {
@@ -47,8 +48,9 @@ struct Momlint: AsyncParsableCommand {
         }
         do {
             if let lint = lintRequest(for: Array(CommandLine.arguments.dropFirst())) {
-                try lint.run()
+                let outcome = lint.run(toolVersion: version)
                 StandardOutputFailures.exitIfLost()
+                if outcome != .passed { Foundation.exit(outcome.rawValue) }
                 return
             }
             var command = try parseAsRoot()
@@ -60,7 +62,7 @@ struct Momlint: AsyncParsableCommand {
         } catch let code as ExitCode where code != .validationFailure {
             // How `lint` ends with findings (1) or a failed input (2), messages printed already.
             // ArgumentParser's `exit(withError:)` would build the help generator first, to say
-            // nothing: 8.7 M instructions, more than half of a small model's whole lint.
+            // nothing, at a cost of more than half of a small model's whole lint (docs/benchmarks.md).
             StandardOutputFailures.exitIfLost()
             Foundation.exit(code.rawValue)
         } catch {
@@ -76,14 +78,14 @@ struct Momlint: AsyncParsableCommand {
     }
 
     /// `momlint lint …` (or `momlint PATH…`, lint being the default) is what a pre-commit hook and
-    /// CI run, and parsing it as the root command makes ArgumentParser reflect on every
-    /// subcommand's options first: more than half of a small model's whole run (callgrind: 28 M
-    /// of 50 M instructions). Reflecting on `lint`'s own options still cost 23 M of 45 M
-    /// instructions (release build, Swift libraries linked statically), so paths and options in
-    /// their plain spellings are read without ArgumentParser (`LintRequest(parsingPlainOptions:)`);
-    /// any other spelling is parsed by ArgumentParser as `lint` alone. Anything that does not
-    /// parse as `lint` — help, the version, completion scripts, a mistake — goes through the
-    /// root as before (nil here), so every message stays ArgumentParser's usual one.
+    /// CI run. Parsing it as the root command makes ArgumentParser reflect on every subcommand's
+    /// options first, and reflecting on `lint`'s own options costs more than a small model's
+    /// whole lint (docs/benchmarks.md, "Start-up"). So a command line of paths alone, what the
+    /// pre-commit hook passes, becomes a `LintRequest` without ArgumentParser; one with options
+    /// is parsed by ArgumentParser as `lint` alone. Anything that does not parse as `lint` —
+    /// help, the version, completion scripts, a mistake — goes through the root (nil here), so
+    /// every message stays ArgumentParser's usual one. `LintRequestTests` holds the short cut
+    /// to ArgumentParser's answers.
     static func lintRequest(for arguments: [String]) -> LintRequest? {
         var lintArguments = arguments
         if lintArguments.first == LintCommand.name {
@@ -92,7 +94,8 @@ struct Momlint: AsyncParsableCommand {
                   first.hasPrefix("-") || first == "help" || subcommands.contains(where: { $0._commandName == first }) {
             return nil
         }
-        if let plain = LintRequest(parsingPlainOptions: lintArguments) { return plain }
+        // `--` and anything after it, or a path that starts with `-`, are ArgumentParser's to read.
+        if !lintArguments.contains(where: { $0.hasPrefix("-") }) { return LintRequest(paths: lintArguments) }
         let answeredByTheRoot = ["-h", "-help", "--help", "--version", "--generate-completion-script",
                                  "--experimental-dump-help", "--help-hidden"]
         guard !lintArguments.contains(where: { argument in

@@ -2,6 +2,7 @@ import ArgumentParser
 import DataModel
 import Foundation
 import ModelDiff
+import VersionHashes
 
 struct PrintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,6 +15,9 @@ struct PrintCommand: ParsableCommand {
               git config diff.momlint.textconv "momlint print"
             The leading **/ matters: git matches a pattern that holds a slash from the folder of the \
             .gitattributes file only, so without it no bundle below the top folder would match.
+            With --hashes, each entity, attribute and relationship line ends with Core Data's version hash \
+            (base64, as a store's NSStoreModelVersionHashes shows it) and the model line with the digest; an \
+            entity whose hash rests on a rule no real store has confirmed says which (docs/version-hashes.md). \
             Exit codes: 0 printed; 2 the model could not be read.
             """
     )
@@ -23,10 +27,14 @@ struct PrintCommand: ParsableCommand {
         valueName: "model"))
     var path: String
 
+    @Flag(help: "End each entity, attribute and relationship line with its Core Data version hash.")
+    var hashes = false
+
     func run() throws {
         var standardError = StandardError()
         do {
-            print(ModelPrinter.text(try ModelVersionInputs.model(at: path)), terminator: "")
+            let model = try ModelVersionInputs.model(at: path)
+            print(ModelPrinter.text(model, hashes: hashes ? VersionHasher.hashes(of: model) : nil), terminator: "")
         } catch {
             print(error, to: &standardError)
             throw ExitCode.inputError

@@ -22,12 +22,6 @@ enum StandardOutputStream {
     }
 }
 
-/// Lets `print(_:to:)` write to standard error, where diagnostics about inputs belong, through
-/// `StandardOutput.writeToStandardError` (unbuffered `write(2)`, like standard output; not
-/// Foundation's `FileHandle` and `Data`, whose first use costs a small model's run a tenth of a
-/// millisecond in the runtime's conformance lookups).
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        StandardOutput.writeToStandardError(string)
-    }
-}
+/// `SafeFiles.StandardError`, named here so that every command file reaches it without
+/// importing SafeFiles.
+typealias StandardError = SafeFiles.StandardError

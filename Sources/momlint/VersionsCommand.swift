@@ -2,6 +2,7 @@ import ArgumentParser
 import DataModel
 import Foundation
 import ModelDiff
+import VersionHashes
 
 struct VersionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,20 +18,24 @@ struct VersionsCommand: ParsableCommand {
             each version is compared with the next instead, as an app that migrates one version at a time \
             does: a store of an older version reaches the current one when every step after it migrates. \
             A version that cannot be read is listed as unreadable. \
-            With --lock, also writes <bundle>.momlint-lock.json beside the bundle: every version's contents \
-            as shipped, which shipped_version_modified compares with when it exists. \
+            Each version's digest is Core Data's NSStoreModelVersionHashesDigest (the first characters of its \
+            base64): versions with equal digests are one schema to Core Data, and the table says so. \
+            With --lock, also writes <bundle>.momlint-lock.json beside the bundle: every version's entity \
+            version hashes and digest as shipped (with its contents, to explain changes), which \
+            shipped_version_modified compares with when it exists. --format corestore prints each version's \
+            CoreStore VersionLock literal instead. \
             Exit codes: 0 listed; 2 bad input.
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, json
+        case table, json, corestore
     }
 
     @Argument(help: ArgumentHelp("An .xcdatamodeld bundle.", valueName: "bundle"))
     var path: String
 
-    @Option(help: "The output format: table or json.")
+    @Option(help: "The output format: table, json, or corestore (each version's CoreStore VersionLock literal).")
     var format: Format = .table
 
     @Option(help: ArgumentHelp("Version names in order, comma-separated, for bundles whose names do not sort.",
@@ -65,6 +70,8 @@ struct VersionsCommand: ParsableCommand {
             throw ExitCode.inputError
         }
         let mappings = MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)])
+        // Each version hashed once, for its digest and for the diffs it takes part in.
+        let hashes = BundleVersionHashes(bundle)
         // Per version in order, the migration the path takes from it (nil: the current version).
         var steps = [Migration?](repeating: nil, count: bundle.order.count)
         for step in bundle.steps(along: judgedPath) {
@@ -73,21 +80,24 @@ struct VersionsCommand: ParsableCommand {
                 newer.model.map { newer in
                     SchemaDiff(from: older, to: newer,
                                hasMappingModel: mappings.covers(from: older.version.name, to: newer.version.name,
-                                                                inBundle: (bundle.bundlePath as NSString).lastPathComponent))
+                                                                inBundle: (bundle.bundlePath as NSString).lastPathComponent),
+                               olderHashes: hashes.hashes(ofVersion: bundle.order[step.olderIndex].name),
+                               newerHashes: hashes.hashes(ofVersion: bundle.order[step.newerIndex].name))
                 }
             }
             steps[step.olderIndex] = Migration(to: newer.name, toCurrent: step.newerIndex == bundle.currentOrderIndex, diff: diff)
         }
         switch format {
-        case .table: print(table(bundle, judgedPath, steps, mappings: mappings), terminator: "")
-        case .json: FileHandle.standardOutput.write(try json(bundle, judgedPath, steps))
+        case .table: print(table(bundle, judgedPath, steps, hashes, mappings: mappings), terminator: "")
+        case .json: FileHandle.standardOutput.write(try json(bundle, judgedPath, steps, hashes))
+        case .corestore: print(coreStoreLocks(hashes), terminator: "")
         }
         if lock {
             let lockPath = ShippedVersions.lockFilePath(forBundle: bundle.bundlePath)
             do {
                 let versions = try bundle.versions.map { model in
-                    VersionsLock.Version(name: model.version.name,
-                                         contents: String(decoding: try ModelVersionInputs.read(model.file, limits: .standard), as: UTF8.self))
+                    VersionsLock.version(model, contents: String(decoding: try ModelVersionInputs.read(model.file, limits: .standard),
+                                                                 as: UTF8.self))
                 }
                 let lockFile = VersionsLock(bundle: (bundle.bundlePath as NSString).lastPathComponent, versions: versions)
                 try lockFile.encoded().write(to: URL(fileURLWithPath: lockPath))
@@ -112,16 +122,17 @@ struct VersionsCommand: ParsableCommand {
     }
 
     private func table(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [Migration?],
-                       mappings: MappingModels) -> String {
+                       _ hashes: BundleVersionHashes, mappings: MappingModels) -> String {
         var text = "\(bundle.bundlePath) (\(bundle.order.count) versions, ordered by \(bundle.orderSource.rawValue))\n"
         text += "path: \(path.rawValue) (" + (path == .direct
             ? "Core Data migrates a store of each older version straight to the current one"
             : "the app migrates each version to the next; a store reaches the current version when every step after it migrates")
             + ")\n"
         let width = max(7, bundle.names.map(\.count).max() ?? 0)
-        text += "  " + "version".padding(toLength: width, withPad: " ", startingAt: 0) + "  migrating to \(path.destinationWords)\n"
+        text += "  " + "version".padding(toLength: width, withPad: " ", startingAt: 0) + "  digest    migrating to \(path.destinationWords)\n"
         for (index, version) in bundle.order.enumerated() {
             let name = version.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let digest = (hashes.hashes(ofVersion: version.name)?.digest?.short ?? "-").padding(toLength: 8, withPad: " ", startingAt: 0)
             let verdict: String
             switch version {
             case .unreadable(let unreadable): verdict = "unreadable: \(unreadable.error.problem)"
@@ -136,7 +147,11 @@ struct VersionsCommand: ParsableCommand {
                 }
             }
             let after = index > bundle.currentOrderIndex ? "  (ordered after the current version)" : ""
-            text += "  \(name)  \(verdict)\(after)\n"
+            text += "  \(name)  \(digest)  \(verdict)\(after)\n"
+        }
+        for group in hashes.identicalGroups {
+            text += "identical to Core Data: \(group.map { "'\($0)'" }.joined(separator: ", ")) (equal digests: "
+                + "a store written by one opens with the others without migration)\n"
         }
         if path == .stepwise, let note = Self.stepwiseNote(bundle, steps) { text += "note: \(note)\n" }
         if path == .direct, let note = Self.stepwiseHint(bundle, steps, mappings: mappings) { text += "note: \(note)\n" }
@@ -164,6 +179,13 @@ struct VersionsCommand: ParsableCommand {
             + "the step from '\(bundle.order[lastFailing].name)' to '\(steps[lastFailing]?.to ?? "")' fails"
     }
 
+    /// Each version's CoreStore `VersionLock` literal, headed by a comment naming it.
+    private func coreStoreLocks(_ hashes: BundleVersionHashes) -> String {
+        hashes.versions.map { version in
+            "// \(version.name)\n" + CoreStoreVersionLock.literal(version.hashes)
+        }.joined(separator: "\n")
+    }
+
     /// Versions ordered after the current one are compared like the others (Core Data migrates
     /// a store of any version to the current one); that they exist suggests a mistake.
     static func afterCurrentNote(_ bundle: BundleVersions) -> String? {
@@ -185,6 +207,10 @@ struct VersionsCommand: ParsableCommand {
             var afterCurrent: Bool
             /// Why the version could not be read; absent when it was read.
             var unreadable: String?
+            /// Core Data's NSStoreModelVersionHashesDigest (base64); absent when unreadable or unhashable.
+            var versionHashesDigest: String?
+            /// The other versions with the same digest: one schema to Core Data.
+            var identicalTo: [String]?
             /// The migration straight to the current version (the direct path, and a version
             /// ordered after the current one on either path).
             var toCurrent: Migration?
@@ -212,7 +238,8 @@ struct VersionsCommand: ParsableCommand {
         var versions: [Version]
     }
 
-    private func json(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [Migration?]) throws -> Data {
+    private func json(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [Migration?],
+                      _ hashes: BundleVersionHashes) throws -> Data {
         let document = Document(
             schemaVersion: DiffRendering.schemaVersion, bundle: bundle.bundlePath, orderedBy: bundle.orderSource.rawValue,
             path: path.rawValue, current: bundle.current.version.name, previous: bundle.previousVersion?.name,
@@ -231,6 +258,8 @@ struct VersionsCommand: ParsableCommand {
                     file: model?.file ?? unreadable?.error.path ?? "",
                     current: index == bundle.currentOrderIndex, afterCurrent: index > bundle.currentOrderIndex,
                     unreadable: unreadable?.error.problem,
+                    versionHashesDigest: hashes.hashes(ofVersion: version.name)?.digest?.base64,
+                    identicalTo: { let same = hashes.versions(identicalTo: version.name); return same.isEmpty ? nil : same }(),
                     toCurrent: steps[index]?.toCurrent == true ? migration : nil,
                     toNext: steps[index]?.toCurrent == false ? migration : nil)
             })

@@ -2,7 +2,7 @@ import Foundation
 
 /// Checks a JSON value against a JSON Schema (draft 2020-12), for the keywords momlint's schemas
 /// use: `type`, `const`, `enum`, `properties`, `required`, `additionalProperties` (boolean),
-/// `items`, `minimum`, `minLength`, `$ref` to `#/$defs/…`. A schema using any other keyword
+/// `items`, `minimum`, `minLength`, `maxLength`, `$ref` to `#/$defs/…`. A schema using any other keyword
 /// that constrains values is refused, so a keyword this validator does not know can never be
 /// silently unchecked.
 struct JSONSchemaValidator {
@@ -12,7 +12,7 @@ struct JSONSchemaValidator {
     private static let annotations: Set<String> = ["$schema", "$id", "$defs", "title", "description"]
     private static let checked: Set<String> = [
         "type", "const", "enum", "properties", "required", "additionalProperties", "items",
-        "minimum", "minLength", "$ref",
+        "minimum", "minLength", "maxLength", "$ref",
     ]
 
     init(schema data: Data) throws {
@@ -62,6 +62,9 @@ struct JSONSchemaValidator {
         }
         if let minLength = schema["minLength"] as? Int, let text = value as? String, text.count < minLength {
             errors.append(.init(path: path, message: "'\(text)' is shorter than \(minLength)"))
+        }
+        if let maxLength = schema["maxLength"] as? Int, let text = value as? String, text.count > maxLength {
+            errors.append(.init(path: path, message: "'\(text)' is longer than \(maxLength)"))
         }
         if let object = value as? [String: Any] {
             let properties = schema["properties"] as? [String: [String: Any]] ?? [:]

@@ -93,8 +93,8 @@ import Testing
     @Test func versionsListsTheOrderAndEachVerdict() throws {
         let output = try MomlintProcess.run(["versions", "\(Self.migrations)/TypeChangeWithMappingModel/Typed.xcdatamodeld"])
         #expect(output.status == 0, "\(output.standardError)")
-        #expect(output.standardOutput.contains("  Model    needs the mapping model found for this pair (2 changes)\n"))
-        #expect(output.standardOutput.contains("  Model 2  current\n"))
+        #expect(output.standardOutput.contains("  Model    Z7Czhzra  needs the mapping model found for this pair (2 changes)\n"))
+        #expect(output.standardOutput.contains("  Model 2  EscxGcFU  current\n"))
         let json = try MomlintProcess.run(["versions", "Fixtures/Models/Notes.xcdatamodeld", "--format", "json"])
         #expect(json.status == 0, "\(json.standardError)")
         #expect(json.standardOutput.contains(#""current" : "Notes 2""#))
@@ -137,7 +137,7 @@ import Testing
         let versions = try MomlintProcess.run(["versions", "."], in: bundle)
         #expect(versions.status == 0, "\(versions.standardError)")
         #expect(versions.standardOutput.hasPrefix(bundle.path + " (2 versions, ordered by folder names)\n"))
-        #expect(versions.standardOutput.contains("  Model 2  current\n"))
+        #expect(versions.standardOutput.contains("  Model 2  6c0ptQrw  current\n"))
         let lintBundle = try MomlintProcess.run(["lint", "."], in: bundle)
         #expect(lintBundle.status == 0, "\(lintBundle.standardError)")
         #expect(lintBundle.standardOutput.contains(version.path + "/contents:3:5: " + finding))
@@ -171,9 +171,9 @@ import Testing
         // Unconfigured: 'Zulu' sorts after the current version, which then has no previous one.
         let unordered = try MomlintProcess.run(["versions", "Model.xcdatamodeld"], in: folder)
         #expect(unordered.status == 0, "\(unordered.standardError)")
-        #expect(unordered.standardOutput.contains("  Model 2  current\n"))
+        #expect(unordered.standardOutput.contains("  Model 2  6c0ptQrw  current\n"))
         #expect(unordered.standardOutput.contains(
-            "  Zulu     lightweight migration (3 changes), loses data  (ordered after the current version)\n"))
+            "  Zulu     Dwdhylka  lightweight migration (3 changes), loses data  (ordered after the current version)\n"))
         #expect(unordered.standardOutput.contains("note: 'Zulu' is ordered after the current version 'Model 2' (by folder names): "
             + "maybe the current version is not the newest"))
         #expect(try MomlintProcess.run(["diff", "Model.xcdatamodeld"], in: folder).status == 2)
@@ -183,7 +183,7 @@ import Testing
         let ordered = try MomlintProcess.run(["versions", "Model.xcdatamodeld"], in: folder)
         #expect(ordered.status == 0, "\(ordered.standardError)")
         #expect(ordered.standardOutput.contains("(2 versions, ordered by configured)"))
-        #expect(ordered.standardOutput.contains("  Zulu     lightweight migration (3 changes), loses data\n"))
+        #expect(ordered.standardOutput.contains("  Zulu     Dwdhylka  lightweight migration (3 changes), loses data\n"))
         #expect(!ordered.standardOutput.contains("note:"))
         let diff = try MomlintProcess.run(["diff", "Model.xcdatamodeld"], in: folder)
         #expect(diff.status == 0, "\(diff.standardError)")
@@ -248,8 +248,8 @@ import Testing
 
         let versions = try MomlintProcess.run(["versions", bundle])
         #expect(versions.status == 0, "\(versions.standardError)")
-        #expect(versions.standardOutput.contains("  Model    unreadable: it is in the binary format of Xcode 3 and earlier"))
-        #expect(versions.standardOutput.contains("  Model 2  lightweight migration (1 change)\n"))
+        #expect(versions.standardOutput.contains("  Model    -         unreadable: it is in the binary format of Xcode 3 and earlier"))
+        #expect(versions.standardOutput.contains("  Model 2  KE8AdVgO  lightweight migration (1 change)\n"))
         let json = try MomlintProcess.run(["versions", bundle, "--format", "json"])
         #expect(json.status == 0 && json.standardOutput.contains(#""unreadable" : "it is in the binary format"#))
         let diff = try MomlintProcess.run(["diff", bundle])
@@ -383,7 +383,8 @@ private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/
         let edited = try MomlintProcess.run(["lint", "Model.xcdatamodeld/Model.xcdatamodel/contents"], in: folder)
         #expect(edited.status == 1)
         #expect(edited.standardOutput.contains(
-            "Model.xcdatamodeld/Model.xcdatamodel/contents:5:9: error: 'Model' is not the current version but changed since HEAD: attribute 'Note.added' added"))
+            "Model.xcdatamodeld/Model.xcdatamodel/contents:5:9: error: 'Model' is not the current version but changed since HEAD: "
+                + "entity 'Note' no longer hashes as shipped (attribute 'Note.added' added); stores it wrote match no version in the bundle"))
         #expect(edited.standardOutput.contains("(shipped_version_modified)"))
 
         // Staged, then the working tree reverted: the index still holds the edit.
@@ -457,6 +458,7 @@ private let gitIsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/
             .write(to: old, atomically: true, encoding: .utf8)
         let edited = try MomlintProcess.run(["lint", "Model.xcdatamodeld"], in: folder)
         #expect(edited.status == 1)
-        #expect(edited.standardOutput.contains("changed since Model.xcdatamodeld.momlint-lock.json: 'Note.title' optionality"))
+        #expect(edited.standardOutput.contains(
+            "changed since Model.xcdatamodeld.momlint-lock.json: entity 'Note' no longer hashes as shipped ('Note.title' optionality"))
     }
 }

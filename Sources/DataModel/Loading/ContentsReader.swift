@@ -111,8 +111,8 @@ struct ContentsReader {
     /// (`ContentsParts`); what it gives is always what reading it whole gives.
     ///
     /// `bytes` is taken, not borrowed: once the parts are parsed nothing needs the file any more,
-    /// and letting it go before they are joined lets the join's tables reuse its memory (15 MB
-    /// for the 10,000-entity model) instead of fresh pages, each of which the kernel clears first.
+    /// and letting it go before they are joined lets the join's tables reuse its memory instead
+    /// of fresh pages, each of which the kernel clears first (docs/benchmarks.md, "Fresh pages").
     func read(_ bytes: consuming [UInt8], version: ModelVersion, options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
         let document = try XMLEventParser.Document(consume bytes, options: options)
         let cuts = ContentsParts.cuts(in: document.bytes, parts: ContentsParts.partCount(forBytes: document.bytes.count))
@@ -123,17 +123,16 @@ struct ContentsReader {
         return try readWhole(document, version: version, options: options)
     }
 
-    /// Reads the document in one pass, on this thread; a large model's tables are built on
-    /// another thread as its entities close (`ModelIndexFeed`).
+    /// Reads the document in one pass, on this thread, building its tables as its entities close.
     func readWhole(_ document: XMLEventParser.Document, version: ModelVersion,
                    options: XMLEventParser.Options) throws(XMLParseFailure) -> Model {
-        var index = ModelIndexFeed()
-        let assembler = Assembler(reader: self, limits: options.limits) { index.add($0) }
+        let tables = IndexBuilderBox()
+        let assembler = Assembler(reader: self, limits: options.limits) { tables.builder.append($0) }
         try XMLEventParser.parse(document, options: options, handle: assembler.handle)
         guard let root = assembler.root else {
             throw XMLParseFailure(kind: .malformed, message: "the document has no <model> element", line: 1, column: 1)
         }
-        return makeModel(root, version: version, index: index.finish())
+        return makeModel(root, version: version, index: tables.builder.finish())
     }
 
     /// Reads the parts between `cuts` at once, one per core, each building the tables of its

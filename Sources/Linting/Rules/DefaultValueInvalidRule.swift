@@ -165,16 +165,16 @@ public struct DefaultValueInvalidRule: Rule {
             var values = Bounds()
             // One call per field rather than a loop over a list of them: this runs for every
             // attribute with a default or bounds, and the list was an allocation each time.
-            func read(_ label: String, _ text: String?) {
+            func read(_ bound: Bound, _ text: String?) {
                 guard let text else { return }
-                if let value = Double(text), value.isFinite { values[label] = value } else {
-                    problems.append(Problem(text: "has \(label) date '\(text)', which is not a number of seconds since 2001 "
+                if let value = Double(text), value.isFinite { values[bound] = value } else {
+                    problems.append(Problem(text: "has \(bound.rawValue) date '\(text)', which is not a number of seconds since 2001 "
                         + "(read as \(format(LenientReading.leadingNumber(text, integral: false)))"))
                 }
             }
-            read("default", attribute.defaultDateTimeInterval)
-            read("minimum", attribute.minDateTimeInterval)
-            read("maximum", attribute.maxDateTimeInterval)
+            read(.defaultValue, attribute.defaultDateTimeInterval)
+            read(.minimum, attribute.minDateTimeInterval)
+            read(.maximum, attribute.maxDateTimeInterval)
             return problems + boundProblems(values, unit: "")
         case .string:
             // A default's length is checked only against bounds.
@@ -182,16 +182,16 @@ public struct DefaultValueInvalidRule: Rule {
             guard minimum != nil || maximum != nil else { return [] }
             var problems: [Problem] = []
             var lengths = Bounds()
-            func read(_ label: String, _ text: String?) {
+            func read(_ bound: Bound, _ text: String?) {
                 guard let text else { return }
-                if let length = Int(text), length >= 0 { lengths[label] = Double(length) } else {
-                    problems.append(Problem(text: "has \(label) length '\(text)', which is not a length (a whole number of at least 0)"))
+                if let length = Int(text), length >= 0 { lengths[bound] = Double(length) } else {
+                    problems.append(Problem(text: "has \(bound.rawValue) length '\(text)', which is not a length (a whole number of at least 0)"))
                 }
             }
-            read("minimum", minimum)
-            read("maximum", maximum)
+            read(.minimum, minimum)
+            read(.maximum, maximum)
             if let text = attribute.defaultValueString {
-                lengths["default"] = Double(text.count)
+                lengths[.defaultValue] = Double(text.count)
             }
             return problems + boundProblems(lengths, unit: " length")
         case .boolean:
@@ -249,45 +249,53 @@ public struct DefaultValueInvalidRule: Rule {
                                         parse: (String) -> ParsedValue) -> [Problem] {
         var problems: [Problem] = []
         var values = Bounds()
-        func read(_ label: String, _ text: String?) {
+        func read(_ bound: Bound, _ text: String?) {
             guard let text else { return }
             switch parse(text) {
-            case .value(let value): values[label] = value
+            case .value(let value): values[bound] = value
             case .unparsable(let reading):
-                problems.append(Problem(text: "has \(label) '\(text)', which is not a valid \(typeName) (read as \(reading))"))
+                problems.append(Problem(text: "has \(bound.rawValue) '\(text)', which is not a valid \(typeName) (read as \(reading))"))
             case .outOfRange(let range):
-                problems.append(Problem(text: "has \(label) \(text), outside \(typeName)'s range \(range), so it is truncated"))
+                problems.append(Problem(text: "has \(bound.rawValue) \(text), outside \(typeName)'s range \(range), so it is truncated"))
             }
         }
-        read("default", attribute.defaultValueString)
-        read("minimum", attribute.minValueString)
-        read("maximum", attribute.maxValueString)
+        read(.defaultValue, attribute.defaultValueString)
+        read(.minimum, attribute.minValueString)
+        read(.maximum, attribute.maxValueString)
         return problems + boundProblems(values, unit: "")
     }
 
     /// The spellings of a Boolean default that Core Data reads as written (lowercased).
     private static let booleanSpellings: Set<String> = ["yes", "no", "true", "false", "1", "0"]
 
-    /// The default, minimum and maximum read so far, by the label the messages use. A struct,
-    /// not a dictionary: this runs for every attribute that sets any of them.
+    /// One of the values an attribute may bound itself by; the raw value is the word the
+    /// messages use.
+    private enum Bound: String {
+        case defaultValue = "default"
+        case minimum
+        case maximum
+    }
+
+    /// The default, minimum and maximum read so far. A struct, not a dictionary: this runs for
+    /// every attribute that sets any of them.
     private struct Bounds {
         var defaultValue: Double?
         var minimum: Double?
         var maximum: Double?
 
-        subscript(label: String) -> Double? {
+        subscript(bound: Bound) -> Double? {
             get {
-                switch label {
-                case "default": defaultValue
-                case "minimum": minimum
-                default: maximum
+                switch bound {
+                case .defaultValue: defaultValue
+                case .minimum: minimum
+                case .maximum: maximum
                 }
             }
             set {
-                switch label {
-                case "default": defaultValue = newValue
-                case "minimum": minimum = newValue
-                default: maximum = newValue
+                switch bound {
+                case .defaultValue: defaultValue = newValue
+                case .minimum: minimum = newValue
+                case .maximum: maximum = newValue
                 }
             }
         }
@@ -296,12 +304,12 @@ public struct DefaultValueInvalidRule: Rule {
     /// Minimum above maximum, and a default outside them.
     private static func boundProblems(_ values: Bounds, unit: String) -> [Problem] {
         var problems: [String] = []
-        let minimum = values["minimum"], maximum = values["maximum"]
+        let minimum = values.minimum, maximum = values.maximum
         if let minimum, let maximum, minimum > maximum {
             problems.append("has minimum\(unit) \(format(minimum)) above maximum\(unit) \(format(maximum)), so no value is valid")
             return problems.map { Problem(text: $0, isAboutBounds: true, severity: .error) }
         }
-        if let value = values["default"] {
+        if let value = values.defaultValue {
             if let minimum, value < minimum {
                 problems.append("has a default\(unit) of \(format(value)), below its minimum\(unit) \(format(minimum)), so new objects fail validation")
             } else if let maximum, value > maximum {

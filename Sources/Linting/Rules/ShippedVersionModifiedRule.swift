@@ -1,5 +1,6 @@
 import DataModel
 import ModelDiff
+import VersionHashes
 
 /// A version other than the current one that differs from what a base revision (or the lock
 /// file) holds: a shipped version edited in place.
@@ -7,28 +8,44 @@ public struct ShippedVersionModifiedRule: MigrationRule {
     public static let description = RuleDescription(
         id: "shipped_version_modified",
         name: "Shipped Version Modified",
-        summary: "A model version other than the current one changed since the base revision (git HEAD, --since REV, or the versions lock file) in a way that changes its version hash.",
+        summary: "A model version other than the current one changed since the base revision (git HEAD, --since REV, or the versions lock file) so that some entity's version hash differs: stores it wrote match no version any more.",
         rationale: """
-            A store records the version hashes of the model that wrote it. When that model version is \
-            edited after shipping, the stores it wrote match no version in the app any more: Core Data \
-            cannot find a source model to migrate from and fails with \
-            NSPersistentStoreIncompatibleVersionHashError (134100) or a missing source model (134130). A \
-            shipped version must stay as it was; changes belong in a new version. momlint compares each \
-            non-current version with the base revision: in a git work tree the working tree and the index \
-            against `HEAD` (what a pre-commit hook needs), a revision given with `--since` in CI, or the \
-            lock file `momlint versions --lock` writes. Only changes that alter a version hash are reported.
+            A store records the version hash of every entity of the model that wrote it \
+            (`NSStoreModelVersionHashes`), and Core Data opens it with a model only when every hash is \
+            equal; to migrate it, Core Data looks for the bundled version whose hashes equal the store's. \
+            When a shipped version is edited so that an entity's hash changes, the stores it wrote match \
+            no version in the app any more: opening them fails with \
+            NSPersistentStoreIncompatibleVersionHashError (134100), and migrating them with \
+            NSMigrationMissingSourceModelError (134130). momlint computes the hashes as Core Data does \
+            (docs/version-hashes.md) and compares each non-current version with the base revision: in a \
+            git work tree the working tree and the index against `HEAD` (what a pre-commit hook needs), a \
+            revision given with `--since` in CI, or the lock file `momlint versions --lock` writes (which \
+            records the hashes). The finding names each entity whose hash changed and the changes that \
+            changed it.
 
-            Default severity: error. Stores written by the shipped version no longer open at run time (134100).
+            An edit that changes no hash is not this finding: Apple's versionHash pages leave the class \
+            name, userInfo, fetch indexes, the renaming identifier, the default value, the value \
+            transformer, validation and the delete rule out of the hash, so stores open as they are. Such \
+            an edit never reaches existing rows (a new default fills only new objects); where it changes \
+            how stored values are read, `migration_unhashed_change` says so.
+
+            Default severity: error. Stores written by the shipped version no longer open at run time.
             """,
         sources: [
             MigrationSource.entityVersionHash.url,
+            MigrationSource.propertyVersionHash.url,
+            MigrationSource.attributeVersionHash.url,
+            MigrationSource.relationshipVersionHash.url,
             "https://developer.apple.com/documentation/coredata/nspersistentstoreincompatibleversionhasherror",
+            "https://developer.apple.com/documentation/coredata/nsmigrationmissingsourcemodelerror",
+            "docs/version-hashes.md",
             "docs/migrations.md",
         ],
         howToFix: "Revert the older version to what was shipped, and make the change in a new model version.",
         category: .migration,
         defaultSeverity: .error,
         triggeringExamples: [
+            // An attribute added to the shipped version: 'Task' hashes differently.
             RuleExample(older: """
                 <entity name="Task" representedClassName="Task">
                     <attribute name="name" optional="YES" attributeType="String"/>
@@ -44,8 +61,29 @@ public struct ShippedVersionModifiedRule: MigrationRule {
                     <attribute name="name" optional="YES" attributeType="String"/>
                 </entity>
                 """),
+            // A uniqueness constraint added to the shipped version: constraints are part of the
+            // entity's hash.
+            RuleExample(older: """
+                <entity name="Tag" representedClassName="Tag">
+                    <attribute name="name" attributeType="String"/>
+                    <uniquenessConstraints>
+                        ↓<uniquenessConstraint>
+                            <constraint value="name"/>
+                        </uniquenessConstraint>
+                    </uniquenessConstraints>
+                </entity>
+                """, current: """
+                <entity name="Tag" representedClassName="Tag">
+                    <attribute name="name" attributeType="String"/>
+                </entity>
+                """, olderAtBase: """
+                <entity name="Tag" representedClassName="Tag">
+                    <attribute name="name" attributeType="String"/>
+                </entity>
+                """),
         ],
         nonTriggeringExamples: [
+            // A default value changed in the shipped version: not part of any hash.
             RuleExample(older: """
                 <entity name="Task" representedClassName="Task">
                     <attribute name="name" optional="YES" attributeType="String" defaultValueString="Untitled"/>
@@ -60,20 +98,115 @@ public struct ShippedVersionModifiedRule: MigrationRule {
                     <attribute name="name" optional="YES" attributeType="String"/>
                 </entity>
                 """),
+            // Hash-neutral edits of a shipped version: the class, userInfo, a fetch index and the
+            // delete rule. Stores it wrote open as they are.
+            RuleExample(older: """
+                <entity name="Task" representedClassName="TaskMO">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="owner" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Person"/>
+                    <fetchIndex name="byName">
+                        <fetchIndexElement property="name" type="Binary" order="ascending"/>
+                    </fetchIndex>
+                    <userInfo>
+                        <entry key="note" value="edited"/>
+                    </userInfo>
+                </entity>
+                <entity name="Person" representedClassName="Person"/>
+                """, current: """
+                <entity name="Task" representedClassName="Task">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person"/>
+                </entity>
+                <entity name="Person" representedClassName="Person"/>
+                """, olderAtBase: """
+                <entity name="Task" representedClassName="Task">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person"/>
+                </entity>
+                <entity name="Person" representedClassName="Person"/>
+                """),
         ])
 
     public init() {}
 
     public func violations(in pair: MigrationPair) -> [Violation] {
-        guard let base = pair.olderAtBase else { return [] }
+        guard pair.olderAtBase != nil || pair.baseEntityHashes != nil else { return [] }
         let baseName = pair.baseName ?? "the base revision"
-        return SchemaDiff(from: base, to: pair.older).changes.filter(\.hashChanging).map { change in
-            let location = change.newLocation ?? pair.older.entity(named: change.entityName)?.location ?? pair.older.location
+        let edited = VersionHasher.hashes(of: pair.older)
+        let baseHashes = pair.baseHashes
+        // The edit explained change by change, when the base's model is known (git, or a lock
+        // file that keeps the text).
+        let diff = pair.olderAtBase.map {
+            SchemaDiff(from: $0, to: pair.older, olderHashes: baseHashes, newerHashes: edited)
+        }
+        return ShippedEntityHashes.changed(in: pair, baseHashes: baseHashes, edited: edited, diff: diff).map { entity in
+            let explained = entity.changes.map(\.details)
+            let how = explained.isEmpty ? entity.fallbackExplanation
+                : explained.prefix(3).joined(separator: "; ") + (explained.count > 3 ? "; and \(explained.count - 3) more" : "")
+            let location = entity.changes.lazy.compactMap(\.newLocation).first
+                ?? pair.older.entity(named: entity.name)?.location ?? pair.older.location
             return Violation(
-                message: "'\(pair.olderName)' is not the current version but changed since \(baseName): \(change.details); "
-                    + "stores it wrote no longer match any version (134100); revert it and make the change in a new version",
-                location: location, entityName: change.entityName, propertyName: change.propertyName,
+                message: "'\(pair.olderName)' is not the current version but changed since \(baseName): "
+                    + "entity '\(entity.name)' \(entity.what) (\(how)); stores it wrote match no version in the bundle "
+                    + "(134130 when migrating, 134100 when opening); revert it and make the change in a new version",
+                location: location, entityName: entity.name, propertyName: entity.changes.count == 1 ? entity.changes[0].propertyName : nil,
                 suggestion: "revert '\(pair.olderName)' to \(baseName)")
         }
+    }
+}
+
+/// The entities of a shipped version whose version hash is not what the base says: what a
+/// store written by the shipped version keeps (`NSStoreModelVersionHashes`, by entity name)
+/// compared with what the edited version computes. An edit that changes no hash (a default
+/// value, a class name, userInfo, an index) leaves every entity here out.
+struct ShippedEntityHashes {
+    var name: String
+    /// "no longer hashes as shipped", "was added", "was removed".
+    var what: String
+    /// The diff's hash-changing changes of this entity, when the base's model is known.
+    var changes: [SchemaChange]
+    /// Said when no change explains it (a lock file without text, a parent's change).
+    var fallbackExplanation: String
+
+    static func changed(in pair: MigrationPair, baseHashes: ModelVersionHashes?, edited: ModelVersionHashes,
+                        diff: SchemaDiff?) -> [ShippedEntityHashes] {
+        guard let shipped = pair.baseEntityHashes ?? baseHashes?.entityHashesByName else { return [] }
+        let now = edited.entityHashesByName
+        let changesByEntity = Dictionary(grouping: diff?.changes.filter(\.hashChanging) ?? [], by: \.entityName)
+        var result: [ShippedEntityHashes] = []
+        var seen = Set<String>()
+        for entity in edited.entities where seen.insert(entity.name).inserted {
+            let changes = changesByEntity[entity.name] ?? []
+            guard let hash = entity.hash else {
+                // Unhashable now (an unknown type): the diff's table decides.
+                if !changes.isEmpty {
+                    result.append(.init(name: entity.name, what: "changed", changes: changes, fallbackExplanation: ""))
+                }
+                continue
+            }
+            guard let before = shipped[entity.name] else {
+                if let atBase = baseHashes?.entity(named: entity.name), atBase.hash == nil {
+                    continue  // unhashable at the base: nothing to compare with
+                }
+                result.append(.init(name: entity.name, what: "was added", changes: changes,
+                                    fallbackExplanation: "stores hold no hash for it"))
+                continue
+            }
+            guard before != hash else { continue }
+            let parent = pair.older.entity(named: entity.name)?.parentEntityName
+            let parentChanged = parent.map { now[$0] != shipped[$0] } ?? false
+            result.append(.init(
+                name: entity.name, what: "no longer hashes as shipped", changes: changes,
+                fallbackExplanation: parentChanged ? "its parent '\(parent!)' changed and its hash includes the parent's"
+                    : "hash \(before.short)… → \(hash.short)…"))
+        }
+        // An entity renamed in the shipped version was reported under its new name, with the rename.
+        let renamedAway = Set(diff?.changes.filter { $0.kind == .renamed && $0.element == .entity }.compactMap(\.oldName) ?? [])
+        for name in shipped.keys.sorted() where now[name] == nil && edited.entity(named: name) == nil && !renamedAway.contains(name) {
+            let changes = diff?.changes.filter { $0.hashChanging && $0.entityName == name } ?? []
+            result.append(.init(name: name, what: "was removed", changes: changes,
+                                fallbackExplanation: "stores still hold its hash"))
+        }
+        return result
     }
 }

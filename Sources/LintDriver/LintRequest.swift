@@ -1,4 +1,3 @@
-import ArgumentParser
 import Configuring
 import DataModel
 import Foundation
@@ -11,28 +10,44 @@ import SourceConsistency
 import SwiftDataModel
 #endif
 
-/// What `momlint lint` is asked to do, as plain values, and the doing of it. `LintCommand`
-/// parses a command line into one; the common spellings, `momlint lint PATH…` with plain
-/// options or none, become one without swift-argument-parser (`Momlint.lintRequest(for:)`,
-/// `LintRequest(parsingPlainOptions:)`), whose reflection on the command's options is more than
-/// a small model's whole lint. The defaults here are the options' defaults: `LintRequestTests`
-/// holds the two to each other.
-struct LintRequest: Equatable {
-    var paths: [String]
-    var allVersions = false
-    var migrationPath: MigrationPath?
-    var since: String?
-    var sourceDirectories: [String] = []
-    var swiftDataDirectories: [String] = []
-    var reporters: [String] = []
-    var configurationFiles: [String] = []
-    var baseline: String?
-    var writeBaseline: String?
-    var strict = false
-    var quiet = false
-    var limits = LoadLimits.standard
+/// What `momlint lint` is asked to do, as plain values, and the doing of it: configuration,
+/// loading, linting, baselines and reports, ending in the exit status. `LintCommand` parses a
+/// command line into one; a command line of paths alone, what a pre-commit hook runs, becomes
+/// one without swift-argument-parser (`Momlint.lintRequest(for:)`), whose reflection on the
+/// command's options is more than a small model's whole lint (docs/benchmarks.md). The defaults
+/// here are the options' defaults: `LintRequestTests` holds the two to each other.
+public struct LintRequest: Equatable, Sendable {
+    public var paths: [String]
+    public var allVersions = false
+    public var migrationPath: MigrationPath?
+    public var since: String?
+    public var sourceDirectories: [String] = []
+    public var swiftDataDirectories: [String] = []
+    public var reporters: [String] = []
+    public var configurationFiles: [String] = []
+    public var baseline: String?
+    public var writeBaseline: String?
+    public var strict = false
+    public var quiet = false
+    public var limits = LoadLimits.standard
 
-    func run() throws {
+    /// The paths, and every option at its default.
+    public init(paths: [String]) {
+        self.paths = paths
+    }
+
+    /// How a run ends: `momlint lint`'s exit status (README.md lists them).
+    public enum Outcome: Int32, Sendable {
+        /// No error-severity finding (no warning either, with `--strict`).
+        case passed = 0
+        /// An error-severity finding, or any finding with `--strict`.
+        case findings = 1
+        /// An input could not be loaded or a report written, or the configuration was invalid.
+        case inputError = 2
+    }
+
+    /// Lints, reports, and says how the run ended; `toolVersion` goes into the reports.
+    public func run(toolVersion: String) -> Outcome {
         var standardError = StandardError()
         let writer: ReportWriter
         let loaded: ConfigurationFile.Loaded
@@ -46,13 +61,13 @@ struct LintRequest: Equatable {
         var shippedVersionReads: ShippedVersionReads?
         do {
             writer = try ReportWriter(checking: try reporters.map(ReporterDestination.init(parsing:)))
-            loaded = try ConfigurationFile.load(explicitFiles: configurationFiles, otherRuleIDs: LintCommand.sourceRules.map(\.id))
-            versionBase = try LintCommand.versionBase(since: since, configured: loaded.configuration.migration.since)
+            loaded = try ConfigurationFile.load(explicitFiles: configurationFiles, otherRuleIDs: Self.sourceRules.map(\.id))
+            versionBase = try Self.versionBase(since: since, configured: loaded.configuration.migration.since)
             swiftDataPaths = loaded.configuration.swiftDataPaths(arguments: swiftDataDirectories)
             // With only SwiftData folders named, the Core Data models linted are those in them.
             modelPaths = paths.isEmpty && loaded.configuration.included == nil && !swiftDataPaths.isEmpty
                 ? [] : loaded.configuration.paths(arguments: paths)
-            // Git takes 2 to 3 ms to start, longer than the rest of a small bundle's lint, so it
+            // Git takes longer to start than the rest of a small bundle's lint, so it
             // is started on the bundles the paths name before the engine is built (the engine's
             // first look at every rule) and before the models are loaded; the loader starts it
             // on any other bundle when it finds one. The engine runs the rules the configuration
@@ -66,8 +81,8 @@ struct LintRequest: Equatable {
             engine = try loaded.configuration.engine()
             baselineFile = try baseline.map(Baseline.read(from:))
         } catch {
-            print(LintCommand.diagnosticLine(for: error), to: &standardError)
-            throw ExitCode.inputError
+            print(Self.diagnosticLine(for: error), to: &standardError)
+            return .inputError
         }
         let configuration = loaded.configuration
         if !quiet { for warning in loaded.warnings { print(warning, to: &standardError) } }
@@ -100,10 +115,10 @@ struct LintRequest: Equatable {
             mappingSearchPaths: modelPaths + swiftDataPaths.filter { !modelPaths.contains($0) },
             shippedVersionReads: shippedVersionReads))
         run = configuration.applied(to: configuration.excluding(from: run))
-        let suppressionWarnings = LintConfiguration.unknownSuppressedRules(in: run, otherRuleIDs: LintCommand.sourceRules.map(\.id))
+        let suppressionWarnings = LintConfiguration.unknownSuppressedRules(in: run, otherRuleIDs: Self.sourceRules.map(\.id))
         var inputFailed = !run.loadFailures.isEmpty
         if let writeBaseline {
-            let recorded = Baseline(recording: run.findings, folder: LintCommand.folder(of: writeBaseline))
+            let recorded = Baseline(recording: run.findings, folder: Self.folder(of: writeBaseline))
             do {
                 try recorded.write(to: writeBaseline)
             } catch {
@@ -113,7 +128,7 @@ struct LintRequest: Equatable {
         }
         var baselined = 0
         if let baselineFile, let baseline {
-            (run, baselined) = run.applying(baselineFile, folder: LintCommand.folder(of: baseline))
+            (run, baselined) = run.applying(baselineFile, folder: Self.folder(of: baseline))
         }
         let failsOnWarnings = strict || configuration.strict == true
         let hasFailingFinding = run.count(of: .error) > 0 || (failsOnWarnings && run.count(of: .warning) > 0)
@@ -125,9 +140,9 @@ struct LintRequest: Equatable {
             for note in run.notes { print(note, to: &standardError) }
         }
         for failure in run.loadFailures { print(failure, to: &standardError) }
-        var context = ReportContext(engine: engine, toolVersion: Momlint.version)
+        var context = ReportContext(engine: engine, toolVersion: toolVersion)
         if !sourcePaths.isEmpty {
-            context.rules += LintCommand.sourceRules.filter { configuration.admits(ruleID: $0.id) }
+            context.rules += Self.sourceRules.filter { configuration.admits(ruleID: $0.id) }
                 .map { ReportContext.RuleInfo(description: $0, severity: configuration.severity(of: $0)) }
         }
         do {
@@ -146,16 +161,48 @@ struct LintRequest: Equatable {
             }
         }
         // The process ends here, and the kernel reclaims its memory at once; freeing a large
-        // model object by object first would cost more than a tenth of the lint (measured on
-        // 10,000 entities). So the run outlives the command, as compilers do with their ASTs.
+        // model object by object first would cost more than a tenth of the lint
+        // (docs/benchmarks.md, "Exit"). So the run outlives the command, as compilers do with
+        // their ASTs.
         if quiet && hasFailingFinding && run.count(of: .error) == 0 {
             // --quiet hid the warnings that --strict fails on; an exit 1 with no output would be a riddle.
             print("momlint: exit 1 because strict mode fails on \(warningCount) warning\(warningCount == 1 ? "" : "s"), "
                   + "which --quiet does not show", to: &standardError)
         }
         _ = Unmanaged.passRetained(KeptUntilExit(run))
-        if inputFailed { throw ExitCode.inputError }
-        if hasFailingFinding { throw ExitCode.findings }
+        if inputFailed { return .inputError }
+        return hasFailingFinding ? .findings : .passed
+    }
+
+    /// The rules `--sources` runs besides the engine's: configurable by id like any rule.
+    public static var sourceRules: [RuleDescription] { SourceRuleCatalogue.all.map { $0.description } }
+
+    /// The base `--since` names, else the configuration's `migration.since`, else `HEAD`.
+    static func versionBase(since: String?, configured: String?) throws(InvalidBase) -> VersionBase {
+        guard let argument = since ?? configured else { return .head }
+        do {
+            return try VersionBase(argument: argument)
+        } catch {
+            throw InvalidBase(description: "\(since == nil ? "migration.since" : "--since"): \(error)")
+        }
+    }
+
+    /// A base that `--since` or `migration.since` names wrongly, with which of them named it.
+    struct InvalidBase: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Errors that name their file already read `file:line:column: error: …`; others get the prefix.
+    public static func diagnosticLine(for error: any Error) -> String {
+        switch error {
+        case let error as ConfigurationDiagnostic: error.description
+        case let error as BaselineError: error.description
+        default: "error: \(error)"
+        }
+    }
+
+    static func folder(of file: String) -> String {
+        (FilePaths.absolute(file) as NSString).deletingLastPathComponent
     }
 
     /// Holds a value that is deliberately never freed (see the end of `run()`).
