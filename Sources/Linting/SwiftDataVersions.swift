@@ -54,9 +54,13 @@ public struct SwiftDataVersions: Sendable {
         public var hashes: ModelVersionHashes
         /// Classes of the version declared outside every `VersionedSchema`.
         public var liveClasses: [LiveClass]
+        /// False when `models` names a class the sources do not declare: the model lacks it, so
+        /// the version is not compared with others (its digest is not the app's).
+        public var isComplete: Bool
 
         public init(name: String, location: SourceLocation, identifier: [Int]?, identifierLocation: SourceLocation?,
-                    model: Model, hashes: ModelVersionHashes, liveClasses: [LiveClass]) {
+                    model: Model, hashes: ModelVersionHashes, liveClasses: [LiveClass], isComplete: Bool = true) {
+            self.isComplete = isComplete
             self.name = name
             self.location = location
             self.identifier = identifier

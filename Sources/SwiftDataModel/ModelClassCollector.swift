@@ -38,13 +38,26 @@ final class ModelClassCollector: SyntaxVisitor {
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
         // `extension SchemaV2 { … }` or `extension App.SchemaV2`: named by its last component.
+        // The qualifiers go on the stack too, so a class in `extension Schemas.V3` is enclosed
+        // in `Schemas`, `V3`, as one declared in `enum Schemas { enum V3 … }` is.
         let name = TypeReading.storedType(of: node.extendedType).name ?? node.extendedType.trimmedSourceText
+        var qualifiers = node.extendedType.trimmedSourceText.split(separator: ".").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.dropLast()
+        if qualifiers.contains(where: { $0.isEmpty || $0.contains("<") }) { qualifiers = [] }
+        enclosingTypes += qualifiers
+        extensionQualifierCounts.append(qualifiers.count)
         enter(name: name, location: locations.location(of: node.extendedType), inheritance: node.inheritanceClause,
               members: node.memberBlock.members)
         return .visitChildren
     }
 
-    override func visitPost(_ node: ExtensionDeclSyntax) { enclosingTypes.removeLast() }
+    override func visitPost(_ node: ExtensionDeclSyntax) {
+        enclosingTypes.removeLast(1 + (extensionQualifierCounts.popLast() ?? 0))
+    }
+
+    /// How many qualifiers each extension being walked pushed besides its name.
+    private var extensionQualifierCounts: [Int] = []
 
     override func visitPost(_ node: ClassDeclSyntax) { enclosingTypes.removeLast() }
 
@@ -59,6 +72,7 @@ final class ModelClassCollector: SyntaxVisitor {
                        members: MemberBlockItemListSyntax) {
         enclosingTypes.append(name)
         var record = SchemaTypeRecord(name: name, location: location)
+        record.scope = enclosingTypes
         for inherited in inheritance?.inheritedTypes ?? [] {
             switch TypeReading.storedType(of: inherited.type).name {
             case "VersionedSchema": record.isVersionedSchema = true

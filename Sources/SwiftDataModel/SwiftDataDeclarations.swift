@@ -160,6 +160,9 @@ struct ContainerRecord: Sendable {
 struct SchemaTypeRecord: Sendable {
     var name: String
     var location: DataModel.SourceLocation
+    /// The type's path, itself last (`["Schemas", "V3"]` for `enum V3` in `enum Schemas`): the
+    /// scope its `models` names are looked up in.
+    var scope: [String] = []
     /// Conforms to `VersionedSchema` (in its declaration or an extension).
     var isVersionedSchema = false
     /// Conforms to `SchemaMigrationPlan`.
@@ -180,6 +183,7 @@ struct SchemaTypeRecord: Sendable {
 
     /// `record`'s facts added where this one has none (one type declared and extended).
     mutating func merge(_ record: SchemaTypeRecord) {
+        if record.scope.count > scope.count { scope = record.scope }
         isVersionedSchema = isVersionedSchema || record.isVersionedSchema
         isMigrationPlan = isMigrationPlan || record.isMigrationPlan
         if versionIdentifier == nil {

@@ -46,9 +46,15 @@ public struct SwiftDataVersionsReader: Sendable {
         let attributes = SwiftDataReader(usesCloudKit: usesCloudKit).modelAttributes(
             syncs: SwiftDataReader(usesCloudKit: usesCloudKit).syncs(sources))
         var notes: [LoadNote] = []
-        let versions = versionRecords.map { record in
+        let versions = versionRecords.map { record -> SwiftDataVersions.Version in
             let nested = sources.classes.filter { resolver.version(of: $0) == record.name }
-            let members = resolver.members(of: record, nested: nested)
+            let (members, unresolved) = resolver.resolvedMembers(of: record, nested: nested)
+            if !unresolved.isEmpty {
+                notes.append(LoadNote(path: unresolved[0].location.description, message:
+                    "'\(record.name).models' lists " + unresolved.map { "'\($0.components.joined(separator: "."))'" }
+                        .joined(separator: ", ") + ", which momlint finds no @Model class for in these sources; the "
+                    + "version is not compared with the others (pass the folder that declares all its classes)"))
+            }
             let model = Self.model(of: members.map(\.record), version: record, folder: folder, attributes: attributes)
             let live = members.filter { resolver.version(of: $0.record) == nil }.map { member in
                 SwiftDataVersions.LiveClass(name: member.record.name, declaration: member.record.location,
@@ -57,7 +63,8 @@ public struct SwiftDataVersionsReader: Sendable {
             return SwiftDataVersions.Version(
                 name: record.name, location: record.location, identifier: record.versionIdentifier,
                 identifierLocation: record.versionIdentifierLocation, model: model,
-                hashes: VersionHasher.hashes(of: model), liveClasses: live)
+                hashes: VersionHasher.hashes(of: model), liveClasses: live,
+                isComplete: unresolved.isEmpty)
         }
         let plans = merged.filter(\.isMigrationPlan).map { record in
             var readable = true

@@ -39,12 +39,22 @@ struct VersionedSchemaClasses {
     /// The version's classes: those `models` lists (or, when it cannot be read, the classes
     /// nested in the version), then every class they reach, each entity name once.
     func members(of version: SchemaTypeRecord, nested: [ModelClassRecord]) -> [Member] {
+        resolvedMembers(of: version, nested: nested).members
+    }
+
+    /// `members(of:nested:)`, and the names `models` lists that name no `@Model` class of the
+    /// sources.
+    func resolvedMembers(of version: SchemaTypeRecord, nested: [ModelClassRecord]) -> (members: [Member], unresolved: [TypePath]) {
+        var unresolved: [TypePath] = []
         var result: [Member] = []
         var names = Set<String>()
         if let models = version.models {
             for path in models {
-                guard let record = resolve(path.components, in: [version.name]), names.insert(record.name).inserted
-                else { continue }
+                guard let record = resolve(path.components, in: version.scope.isEmpty ? [version.name] : version.scope) else {
+                    unresolved.append(path)
+                    continue
+                }
+                guard names.insert(record.name).inserted else { continue }
                 result.append(Member(record: record, listedAt: path.location, reachedThrough: nil))
             }
         } else {
@@ -53,7 +63,7 @@ struct VersionedSchemaClasses {
             }
         }
         complete(&result, names: &names)
-        return result
+        return (result, unresolved)
     }
 
     /// Adds to `members` every class reachable from them: through a relationship's type, and
@@ -96,12 +106,16 @@ struct VersionedSchemaClasses {
             // A module name before the type (`MyApp.Item`).
             return resolve(Array(path.dropFirst()), in: scope, depth: depth + 1)
         }
-        // Innermost scope first, as Swift looks a name up.
+        // Innermost scope first, as Swift looks a name up. A level is matched by its innermost
+        // type's name, so `extension App.SchemaV2` (a module prefix) and `enum SchemaV2` are one.
+        func declared(in level: ArraySlice<String>, _ enclosing: [String]) -> Bool {
+            level.last.map { enclosing.last == $0 } ?? enclosing.isEmpty
+        }
         for length in stride(from: scope.count, through: 0, by: -1) {
-            let level = Array(scope.prefix(length))
-            if let record = classesByName[name]?.first(where: { $0.enclosingTypes == level }) { return record }
-            if let alias = aliasesByName[name]?.first(where: { $0.enclosingTypes == level }) {
-                return resolve(alias.target, in: level, depth: depth + 1)
+            let level = scope.prefix(length)
+            if let record = classesByName[name]?.first(where: { declared(in: level, $0.enclosingTypes) }) { return record }
+            if let alias = aliasesByName[name]?.first(where: { declared(in: level, $0.enclosingTypes) }) {
+                return resolve(alias.target, in: Array(level), depth: depth + 1)
             }
         }
         // A class nested in some other type (not a version) that the sources name without its

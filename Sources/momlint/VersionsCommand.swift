@@ -3,6 +3,10 @@ import DataModel
 import Foundation
 import ModelDiff
 import VersionHashes
+import Linting
+#if !MOMLINT_HOOK_BUILD
+import SwiftDataModel
+#endif
 
 struct VersionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,6 +25,10 @@ struct VersionsCommand: ParsableCommand {
             version hashes and digest as shipped (with its contents, to explain changes), which \
             shipped_version_modified compares with when it exists. --format corestore prints each version's \
             CoreStore VersionLock literal instead. \
+            With --swiftdata DIR instead of a bundle: the VersionedSchemas of the Swift sources under DIR in \
+            the order of their SchemaMigrationPlan's schemas (else by versionIdentifier), each with its \
+            identifier, the digest of the Core Data model it compiles to and its models, and each stage of the \
+            plan with its verdict; --lock writes DIR.momlint-lock.json with every version's entity hashes. \
             Exit codes: 0 listed; 2 bad input.
             """
     )
@@ -30,7 +38,11 @@ struct VersionsCommand: ParsableCommand {
     }
 
     @Argument(help: ArgumentHelp("An .xcdatamodeld bundle.", valueName: "bundle"))
-    var path: String
+    var path: String?
+
+    @Option(name: .customLong("swiftdata"), help: ArgumentHelp(
+        "A folder of Swift sources: list its SwiftData VersionedSchemas and migration stages instead.", valueName: "dir"))
+    var swiftDataFolder: String?
 
     @Option(help: "The output format: table, json, or corestore (each version's CoreStore VersionLock literal).")
     var format: Format = .table
@@ -49,6 +61,18 @@ struct VersionsCommand: ParsableCommand {
 
     func run() throws {
         var standardError = StandardError()
+        if let swiftDataFolder {
+            guard path == nil else {
+                print("error: give a bundle or --swiftdata DIR, not both", to: &standardError)
+                throw ExitCode.inputError
+            }
+            try runSwiftData(swiftDataFolder)
+            return
+        }
+        guard let path else {
+            print("error: name an .xcdatamodeld bundle, or --swiftdata DIR", to: &standardError)
+            throw ExitCode.inputError
+        }
         let bundle: BundleVersions
         do {
             // --order wins over the configuration, which is read only without it.
@@ -90,6 +114,31 @@ struct VersionsCommand: ParsableCommand {
                 throw ExitCode.inputError
             }
         }
+    }
+
+    /// `--swiftdata DIR`: the rendering and the lock come from `SwiftDataModel`.
+    private func runSwiftData(_ folder: String) throws {
+        var standardError = StandardError()
+        let versions = try SwiftDataVersionInputs.versions(at: folder)
+        #if !MOMLINT_HOOK_BUILD
+        switch format {
+        case .table: print(SwiftDataVersionsRendering.table(versions), terminator: "")
+        case .json: FileHandle.standardOutput.write(try SwiftDataVersionsRendering.json(versions))
+        case .corestore:
+            print(versions.ordered.map { "// \($0.name)\n" + CoreStoreVersionLock.literal($0.hashes) }.joined(separator: "\n"),
+                  terminator: "")
+        }
+        if lock {
+            let lockPath = ShippedVersions.lockFilePath(forBundle: folder)
+            do {
+                try SwiftDataShippedVersions.lock(of: versions).encoded().write(to: URL(fileURLWithPath: lockPath))
+                print("wrote \(lockPath)", to: &standardError)
+            } catch {
+                print("\(lockPath): error: \(error)", to: &standardError)
+                throw ExitCode.inputError
+            }
+        }
+        #endif
     }
 
     private func table(_ bundle: BundleVersions, _ diffs: [SchemaDiff?], _ hashes: BundleVersionHashes) -> String {

@@ -123,21 +123,39 @@ public struct MigrationStageNotInferableRule: SchemaVersionsRule {
         guard let plan = versions.plan else { return [] }
         var result: [Violation] = []
         for stage in plan.stages ?? [] {
-            guard let fromName = stage.from?.name, let toName = stage.to?.name,
-                  let from = versions.version(named: fromName), let to = versions.version(named: toName), from.name != to.name
-            else { continue }
-            let diff = versions.diff(from: from, to: to)
+            guard let judged = Self.judge(stage, in: versions) else { continue }
             let kind = stage.kind == .custom ? "custom stage" : "lightweight stage"
-            for change in diff.changes {
-                guard let why = Self.failure(of: change, in: to.model, stage: stage) else { continue }
+            for (change, why) in judged.failures {
                 result.append(Violation(
                     message: "the \(kind) \(stage.label) of '\(plan.name)': \(change.details); \(why)",
-                    location: change.location(orEntityIn: to.model) ?? stage.location,
+                    location: change.location(orEntityIn: judged.to.model) ?? stage.location,
                     entityName: change.entityName, propertyName: change.propertyName,
                     suggestion: Self.suggestion(for: change)))
             }
         }
         return result
+    }
+
+    /// A stage judged: its two versions, their diff, and each change the stage fails on, with
+    /// why. Nil when the stage's versions are not both known, distinct and complete.
+    public struct Judgement: Sendable {
+        public var from: SwiftDataVersions.Version
+        public var to: SwiftDataVersions.Version
+        public var diff: SchemaDiff
+        public var failures: [(change: SchemaChange, why: String)]
+    }
+
+    /// What `momlint versions --swiftdata` shows for each stage, and this rule reports.
+    public static func judge(_ stage: SwiftDataVersions.Stage, in versions: SwiftDataVersions) -> Judgement? {
+        guard let fromName = stage.from?.name, let toName = stage.to?.name,
+              let from = versions.version(named: fromName), let to = versions.version(named: toName), from.name != to.name,
+              from.isComplete, to.isComplete
+        else { return nil }
+        let diff = versions.diff(from: from, to: to)
+        let failures = diff.changes.compactMap { change in
+            failure(of: change, in: to.model, stage: stage).map { (change, $0) }
+        }
+        return Judgement(from: from, to: to, diff: diff, failures: failures)
     }
 
     /// Why the stage fails on `change`, or nil when it does not.

@@ -104,8 +104,8 @@ public struct SchemaVersionsIdenticalRule: SchemaVersionsRule {
                 guard let version = versions.version(named: reference.name),
                       !seen.contains(where: { $0.version.name == version.name })
                 else { continue }
-                if let digest = version.hashes.digest,
-                   let twin = seen.first(where: { $0.version.hashes.digest == digest })?.version {
+                if version.isComplete, let digest = version.hashes.digest,
+                   let twin = seen.first(where: { $0.version.isComplete && $0.version.hashes.digest == digest })?.version {
                     result.append(Violation(
                         message: "'\(twin.name)' and '\(version.name)' in '\(plan.name).schemas' compile to the same Core Data "
                             + "model (version hashes digest \(digest.short)…) because \(Self.why(twin, version)); SwiftData stops "

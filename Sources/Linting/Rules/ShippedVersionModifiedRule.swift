@@ -197,7 +197,7 @@ public struct ShippedVersionModifiedRule: MigrationRule, SchemaVersionsRule {
     /// A SwiftData folder: each version but the latest against the base's version of that name.
     public func violations(in versions: SwiftDataVersions) -> [Violation] {
         guard let base = versions.base, let latest = versions.latest else { return [] }
-        return versions.ordered.filter { $0.name != latest.name }.flatMap { version -> [Violation] in
+        return versions.ordered.filter { $0.name != latest.name && $0.isComplete }.flatMap { version -> [Violation] in
             let atBase = base.models[version.name]
             let hashes = base.entityHashes[version.name]
             guard atBase != nil || hashes != nil else { return [] }
