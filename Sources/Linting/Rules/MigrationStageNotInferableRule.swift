@@ -170,7 +170,8 @@ public struct MigrationStageNotInferableRule: SchemaVersionsRule {
         switch change.failsWhen {
         case .everyRow?:
             return "rows written by '\(stage.from?.name ?? "")' have no value for it, so the migration fails (134110) if "
-                + "the store holds any; give it an initial value or make it optional"
+                + "the store holds any" + (custom ? " (didMigrate runs after the migration, too late to supply it)" : "")
+                + "; give it an initial value or make it optional"
         case .rowsWithoutValue?:
             if custom && stage.hasWillMigrate { return nil }
             return "rows written by '\(stage.from?.name ?? "")' that hold nil for it make the migration fail (134110); "
