@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "Linting", package: "momlint"),
                 .product(name: "ModelDiff", package: "momlint"),
                 .product(name: "ModelGenerator", package: "momlint"),
+                .product(name: "VersionHashes", package: "momlint"),
                 .product(name: "Conformance", package: "momlint"),
                 .product(name: "ReferenceStore", package: "momlint"),
                 .product(name: "SQLiteStore", package: "momlint"),

@@ -367,6 +367,7 @@ def main():
     out += cascade_lines(figures)
     out += migration_lines(figures)
     out += diff_lines(figures, sizes)
+    out += hash_lines(figures, sizes)
     out += swiftdata_lines(figures)
 
     largest_row = rows[-1]
@@ -544,6 +545,32 @@ def diff_lines(figures, sizes):
             "migration rules do beyond loading, against loading both versions (twice `Load N`, in process). Medians; "
             f"target: the diff within {TARGET_DIFF_RATIO:g}x of loading both.", "",
             "| entities | diff | loading both | diff ÷ loading both | |",
+            "| ---: | ---: | ---: | ---: | --- |"] + rows
+
+
+# Issue 35's target: computing every version hash of an N-entity model costs at most 20% of loading it.
+TARGET_HASH_RATIO = 0.2
+
+
+def hash_lines(figures, sizes):
+    """`Hash N` (every version hash of an N-entity model, loaded in setup) against `Load N`."""
+    rows = []
+    for size in sizes:
+        hashing = harness_value(figures, f"Hash {size}", "Time(wallclock)")
+        load = harness_value(figures, f"Load {size}", "Time(wallclock)")
+        if hashing is None or load is None:
+            continue
+        quotient = divide(hashing, load)
+        rows.append(f"| {size:,} | {ms(nanoseconds(hashing))} | {ms(nanoseconds(load))} | {times(quotient)} | "
+                    f"{'–' if quotient is None else verdict(quotient <= TARGET_HASH_RATIO)} |")
+    if not rows:
+        return []
+    return ["", "## Version hashes", "",
+            "Core Data's version hashes of an N-entity model (`VersionHasher.hashes(of:)`: every attribute, "
+            "relationship and entity hash and the model's digest; the model is loaded in setup, untimed), against "
+            "loading it (`Load N`). Only export, versions, diff, the migration rules and the stores compute them; "
+            f"a one-version lint never does. Medians; target: hashing within {TARGET_HASH_RATIO:.0%} of loading.", "",
+            "| entities | hashing | loading | hashing ÷ loading | |",
             "| ---: | ---: | ---: | ---: | --- |"] + rows
 
 

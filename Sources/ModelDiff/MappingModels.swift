@@ -67,7 +67,13 @@ public struct MappingModels: Sendable {
     /// True when a mapping model names both versions' folders and, when it names `.xcdatamodeld`
     /// bundles at all, the bundle `bundleName` (e.g. `Model.xcdatamodeld`; nil: any bundle).
     public func covers(from older: String, to newer: String, inBundle bundleName: String? = nil) -> Bool {
-        documents.values.contains { text in
+        mappingModel(from: older, to: newer, inBundle: bundleName) != nil
+    }
+
+    /// The folder of the first mapping model (in path order) that covers the pair, as `covers` decides.
+    public func mappingModel(from older: String, to newer: String, inBundle bundleName: String? = nil) -> String? {
+        documents.keys.sorted().first { path in
+            let text = documents[path]!
             guard Self.names(text, folder: older), Self.names(text, folder: newer) else { return false }
             guard let bundleName, text.contains(".xcdatamodeld") else { return true }
             return text.contains(bundleName)

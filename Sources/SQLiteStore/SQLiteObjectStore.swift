@@ -106,7 +106,7 @@ public final class SQLiteObjectStore {
             } catch {
                 throw snapshot.describing(error)
             }
-            try StoreMetadata.verify(schema, against: description, access: access)
+            try StoreMetadata.verify(schema, against: description, access: access, model: model)
             fileDescription = description
             if access == .readOnly {
                 readOnlySnapshot = snapshot

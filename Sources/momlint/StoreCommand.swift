@@ -3,18 +3,23 @@
 import ArgumentParser
 import DataModel
 import Foundation
+import ModelDiff
 import SQLiteStore
+import VersionHashes
 
 struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Read a Core Data (or momlint) SQLite store, never changing it.",
         discussion: """
-            Both subcommands read the file as immutable, or a private copy of it and its -wal: the file, its -wal \
-            and -shm are left byte-identical. Exit codes: 0 done; 1 which-version found no \
-            matching version; 2 a file or model could not be read.
+            Every subcommand reads the file as immutable, or a private copy of it and its -wal: the file, its -wal \
+            and -shm are left byte-identical. A store is matched to a model version as Core Data matches it, by \
+            the entity version hashes its metadata keeps (NSStoreModelVersionHashes; docs/version-hashes.md); \
+            only a store whose metadata has none is matched by its tables and columns, and the output says so. \
+            Exit codes: 0 done; 1 which-version found no matching version, or check predicts a failure; \
+            2 a file or model could not be read.
             """,
-        subcommands: [StoreDumpCommand.self, StoreWhichVersionCommand.self]
+        subcommands: [StoreDumpCommand.self, StoreWhichVersionCommand.self, StoreCheckCommand.self]
     )
 }
 
@@ -25,8 +30,9 @@ struct StoreDumpCommand: ParsableCommand {
         discussion: """
             JSON: {"schemaVersion":1,"store":{…metadata…},"objects":[{"entity","id","values",\
             "relationships"}]}; dates ISO 8601, binary values {"base64": "…"}, ids Core Data's \
-            x-coredata:// URIs. The model must be the version that wrote the store \
-            (momlint store which-version finds it).
+            x-coredata:// URIs. Given a bundle, the version whose entity version hashes equal the store's \
+            is used (else the current one); rows are read by entity number, whatever name Z_PRIMARYKEY \
+            keeps (a store migrated across an entity rename keeps the old one).
             """
     )
 
@@ -38,7 +44,7 @@ struct StoreDumpCommand: ParsableCommand {
     var file: String
 
     @Option(help: ArgumentHelp(
-        "The model version that wrote the store: an .xcdatamodel folder, a contents file, or a bundle (its current version).",
+        "The model version that wrote the store: an .xcdatamodel folder, a contents file, or a bundle (the version whose hashes match the store's).",
         valueName: "model"))
     var model: String
 
@@ -47,13 +53,27 @@ struct StoreDumpCommand: ParsableCommand {
 
     func run() throws {
         var standardError = StandardError()
-        let result = ModelLoader().load(paths: [model])
+        let isBundle = URL(fileURLWithPath: ModelPaths.named(model)).pathExtension == "xcdatamodeld"
+        let result = ModelLoader(loadsAllVersions: isBundle).load(paths: [model])
         for failure in result.failures { print(failure, to: &standardError) }
-        guard result.failures.isEmpty, let loaded = result.models.first else {
+        guard result.failures.isEmpty, var loaded = result.models.first(where: \.version.isCurrent) ?? result.models.first else {
             if result.failures.isEmpty { print("\(model): error: no model found here", to: &standardError) }
             throw ExitCode.inputError
         }
         do {
+            // Which version to read with, and whether the store's hashes vouch for it.
+            let description = try StoreFileDescription.read(path: file)
+            let match = StoreVersionMatch(file: description, versions: result.models)
+            if match.method == .versionHashes {
+                if isBundle, let written = match.matches.first?.model {
+                    loaded = written
+                    print("\(file): reading with version '\(written.version.name)': every entity hash matches the store's",
+                          to: &standardError)
+                } else if !match.matches.contains(where: { $0.model.file == loaded.file }) {
+                    print("\(file): note: the store's version hashes are not those of '\(loaded.version.name)' "
+                          + "(Core Data would not open it with this version); its rows are read by structure", to: &standardError)
+                }
+            }
             let store = try SQLiteObjectStore(path: file, model: loaded, access: .readOnly)
             defer { try? store.close() }
             let dump = try store.dump()
@@ -73,9 +93,11 @@ struct StoreWhichVersionCommand: ParsableCommand {
         commandName: "which-version",
         abstract: "Name the version of a model bundle that wrote a store.",
         discussion: """
-            Matches by structure — Z_PRIMARYKEY's entity numbers and parents, tables, columns \
-            and their types, join tables — since Core Data's version hashes are undocumented. \
-            Prints the matching version, or the closest ones with how the file differs.
+            Matches as Core Data does, by the entity version hashes in the store's metadata \
+            (NSStoreModelVersionHashes) against each version's (docs/version-hashes.md). A store whose \
+            metadata has none is matched by structure — Z_PRIMARYKEY's entity numbers and parents, tables, \
+            columns and their types, join tables — and the output says so. Prints the matching version, or \
+            the closest ones with how they differ.
             """
     )
 
@@ -103,21 +125,135 @@ struct StoreWhichVersionCommand: ParsableCommand {
         print("\(file): \(description.summary)")
         let match = StoreVersionMatch(file: description, versions: result.models)
         let matches = match.matches
+        let byHashes = match.method == .versionHashes
+        let how = byHashes ? "all \(match.storeHashes?.count ?? 0) entity hashes match"
+            : "matched by structure: the store's metadata holds no version hashes"
         if matches.count == 1 {
-            print("written by version '\(matches[0].model.version.name)' (\(matches[0].model.file))")
+            print("written by version '\(matches[0].model.version.name)' (\(how)) (\(matches[0].model.file))")
             return
         }
         if matches.count > 1 {
-            print("written by one of \(matches.count) structurally identical versions:")
+            print(byHashes ? "written by one of \(matches.count) versions identical to Core Data (\(how)):"
+                : "written by one of \(matches.count) structurally identical versions (\(how)):")
             for candidate in matches { print("  '\(candidate.model.version.name)' (\(candidate.model.file))") }
             return
         }
-        print("no version of \(bundle) matches; closest first:")
+        print(byHashes
+            ? "no version of \(bundle) hashes like this store (migrating it fails with 134130); closest first:"
+            : "no version of \(bundle) matches (by structure: the store's metadata holds no version hashes); closest first:")
         for candidate in match.candidates.prefix(3) {
-            print("  '\(candidate.model.version.name)': \(candidate.differences.count) difference\(candidate.differences.count == 1 ? "" : "s")")
+            let count = candidate.differences.count
+            let what = byHashes ? (count == 1 ? "entity hash differs" : "entity hashes differ")
+                : (count == 1 ? "difference" : "differences")
+            print("  '\(candidate.model.version.name)': \(count) \(what)")
             for difference in candidate.differences.prefix(5) { print("    - \(difference)") }
+            for difference in candidate.layoutDifferences.prefix(3) { print("    - layout: \(difference)") }
         }
         throw ExitCode.findings
+    }
+}
+
+struct StoreCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Predict what an app does when it opens a store with its bundle's current version.",
+        discussion: """
+            As Core Data decides it, by the entity version hashes in the store's metadata: the store \
+            opens as it is (the current version hashes like it); or it is migrated from the version that \
+            hashes like it, with that pair's verdict (lightweight, the mapping model found, or a failure: \
+            134140 not inferable without a mapping model, 134110 a required attribute added without a \
+            default while the store has rows); or it fails with 134130, no version in the bundle hashing \
+            like it, and the closest version and the entities whose hashes differ are named. A store \
+            whose metadata has no hashes is matched by structure, and the output says so. Versions are \
+            ordered as `momlint versions` orders them. \
+            JSON: {"schemaVersion":1,"store","bundle","outcome":"opens"|"migrates"|"fails","errorCode",\
+            "identifiedBy","storeVersion","currentVersion","verdict","mappingModel","closestVersion",\
+            "differingEntities":[{"entity","store","version"}],"summary"}. \
+            Exit codes: 0 opens or migrates; 1 it would fail; 2 bad input.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: ArgumentHelp("The SQLite store file.", valueName: "store"))
+    var file: String
+
+    @Argument(help: ArgumentHelp("The app's .xcdatamodeld bundle.", valueName: "bundle"))
+    var bundle: String
+
+    @Option(help: "The output format.")
+    var format: Format = .text
+
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "A configuration file to use instead of the nearest .momlint.yml (for migration.version_order).", valueName: "file"))
+    var configurationFiles: [String] = []
+
+    struct Document: Encodable {
+        struct Difference: Encodable {
+            var entity: String
+            var store: String?
+            var version: String?
+        }
+        var schemaVersion = 1
+        var store: String
+        var bundle: String
+        var outcome: String
+        var errorCode: Int?
+        var identifiedBy: String
+        var storeVersion: String?
+        var identicalVersions: [String]
+        var currentVersion: String
+        var verdict: String?
+        var mappingModel: String?
+        var closestVersion: String?
+        var differingEntities: [Difference]
+        var summary: String
+    }
+
+    func run() throws {
+        var standardError = StandardError()
+        let versions: BundleVersions
+        let description: StoreFileDescription
+        do {
+            let order = try ModelVersionInputs.configuredOrder(ofBundle: bundle, configurationFiles: configurationFiles)
+            versions = try ModelVersionInputs.bundle(at: bundle, versionOrder: order)
+        } catch {
+            print(error, to: &standardError)
+            throw ExitCode.inputError
+        }
+        do {
+            description = try StoreFileDescription.read(path: file)
+        } catch {
+            print("\(file): error: \(error.message)", to: &standardError)
+            throw ExitCode.inputError
+        }
+        let check = StoreCheck(file: description, bundle: versions,
+                               mappings: MappingModels(searching: [ModelPaths.parent(of: versions.bundlePath)]))
+        switch format {
+        case .text:
+            print("\(file): \(description.summary)")
+            print("\(file): \(check.summary)")
+            if !check.identicalVersions.isEmpty {
+                print("note: \(check.identicalVersions.map { "'\($0)'" }.joined(separator: ", ")) hash\(check.identicalVersions.count == 1 ? "es" : "") like it too")
+            }
+            for difference in check.structuralDifferences.prefix(5) { print("  - layout: \(difference)") }
+        case .json:
+            let document = Document(
+                store: file, bundle: versions.bundlePath, outcome: check.outcome.rawValue, errorCode: check.errorCode,
+                identifiedBy: check.method.rawValue, storeVersion: check.storeVersion, identicalVersions: check.identicalVersions,
+                currentVersion: check.currentVersion, verdict: check.migration?.verdict.rawValue, mappingModel: check.mappingModel,
+                closestVersion: check.closestVersion,
+                differingEntities: check.differingEntities.map {
+                    .init(entity: $0.entity, store: $0.storeHash?.base64, version: $0.versionHash?.base64)
+                },
+                summary: check.summary)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardOutput.write(try encoder.encode(document) + Data("\n".utf8))
+        }
+        if check.outcome == .fails { throw ExitCode.findings }
     }
 }
 #endif

@@ -44,8 +44,59 @@ import Testing
         let output = try MomlintProcess.run(["store", "which-version", store,
                                              Self.easyLife.appendingPathComponent("as-of-a31ea73/EasyLife/EasyLife.xcdatamodeld").path])
         #expect(output.status == 1)
-        #expect(output.standardOutput.contains("matches; closest first:\n  'EasyLife 1.3.0': 2 differences\n"))
-        #expect(output.standardOutput.contains("    - the file has table Z_2BLOCKING, which the model does not\n"))
+        #expect(output.standardOutput.contains("hashes like this store (migrating it fails with 134130); closest first:\n"
+            + "  'EasyLife 1.3.0': 2 entity hashes differ\n"))
+        #expect(output.standardOutput.contains("    - 'Project' hashes BSPEE/yN… in the store, XpALbFSd… in the version\n"))
+        #expect(output.standardOutput.contains("    - layout: the file has table Z_2BLOCKING, which the model does not\n"))
+    }
+
+    /// `store check`: EasyLife's `EasyLife.sqlite` was written by 1.3.0 before that version was
+    /// edited, so today's bundle has no version hashing like it: 134130, exit 1.
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
+    func checkNames134130ForAStoreOfAnEditedVersion() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("momlint-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("EasyLife.sqlite").path
+        try FileManager.default.copyItem(atPath: Self.easyLife.appendingPathComponent("EasyLifeTests/EasyLife.sqlite").path, toPath: store)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let bundle = Self.easyLife.appendingPathComponent("EasyLife/EasyLife.xcdatamodeld").path
+        let text = try MomlintProcess.run(["store", "check", store, bundle])
+        #expect(text.status == 1, "\(text.standardError)")
+        #expect(text.standardOutput.contains("\(store): fails with 134130: no version in the bundle hashes like the store "
+            + "(it was written by a version edited since, or by one the bundle no longer has); closest is 'EasyLife 1.3.0' "
+            + "(its layout differs from the store's in 1 way): 'Project' hashes XpALbFSd… in the store, BSPEE/yN… in the version; "
+            + "'TodoItem' hashes egDJI1GF… in the store, AEOyYTy0… in the version\n"), "\(text.standardOutput)")
+        let json = try MomlintProcess.run(["store", "check", store, bundle, "--format", "json"])
+        #expect(json.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(document["outcome"] as? String == "fails")
+        #expect(document["errorCode"] as? Int == 134130)
+        #expect(document["identifiedBy"] as? String == "version hashes")
+        #expect(document["closestVersion"] as? String == "EasyLife 1.3.0")
+        #expect((document["differingEntities"] as? [[String: Any]])?.map { $0["entity"] as? String } == ["Project", "TodoItem"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+
+        // The store of 1.5.0, the current version, opens as it is: exit 0.
+        let (copyFolder, current, _) = try Self.copiedStore()
+        defer { try? FileManager.default.removeItem(at: copyFolder) }
+        let opens = try MomlintProcess.run(["store", "check", current, bundle])
+        #expect(opens.status == 0)
+        #expect(opens.standardOutput.contains("opens with the current version 'EasyLife 1.5.0' as it is: every entity hash matches\n"))
+        // A bad bundle is bad input: exit 2.
+        #expect(try MomlintProcess.run(["store", "check", current, folder.path]).status == 2)
+    }
+
+    /// Given a bundle, `store dump` reads with the version whose hashes match the store's.
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
+    func dumpWithABundleReadsWithTheVersionThatHashesLikeTheStore() throws {
+        let bundle = Self.bookMigration.appendingPathComponent("Model.xcdatamodeld").path
+        let (folder, store) = try Self.changedModel1("SELECT 1")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dump = try MomlintProcess.run(["store", "dump", store, "--model", bundle, "--format", "text"])
+        #expect(dump.status == 0, "\(dump.standardError)")
+        #expect(dump.standardError.contains("reading with version 'Model1': every entity hash matches the store's"))
+        #expect(dump.standardOutput.contains("  Book (entity 1): "))
     }
 
     @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))

@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import GRDB
+import ModelDiff
 import Testing
 @testable import SQLiteStore
 
@@ -103,6 +104,9 @@ import Testing
         let copy = try StoreCopy(corpusCase.store)
         let match = StoreVersionMatch(file: try StoreFileDescription.read(path: copy.path), versions: Self.versions(corpusCase.bundle))
         #expect(match.matches.map(\.model.version.name) == [corpusCase.version])
+        // By the hashes Core Data wrote into the metadata, not by structure.
+        #expect(match.method == .versionHashes)
+        #expect(match.storeHashes?.isEmpty == false)
         #expect(try copy.current() == copy.original)
     }
 
@@ -113,9 +117,55 @@ import Testing
         let copy = try StoreCopy("larromba__EasyLife/EasyLifeTests/EasyLife 1.3.0.sqlite")
         let match = StoreVersionMatch(file: try StoreFileDescription.read(path: copy.path), versions: Self.versions(Self.easyLifeBundle))
         #expect(match.matches.isEmpty)
+        #expect(match.method == .versionHashes)
         let closest = try #require(match.candidates.first)
         #expect(closest.model.version.name == "EasyLife 1.3.0")
-        #expect(closest.differences == ["ZTODOITEM has no column ZPROJECT"])
+        // Both entities hash differently (the added relationship and its inverse), and the
+        // layout ranks the edited version closest.
+        #expect(closest.entityDifferences.map(\.entity) == ["Project", "TodoItem"])
+        #expect(closest.layoutDifferences == ["ZTODOITEM has no column ZPROJECT"])
+    }
+
+    struct CheckCase: CustomStringConvertible, Sendable {
+        var store: String
+        var bundle: String
+        var outcome: StoreCheck.Outcome
+        var errorCode: Int?
+        var storeVersion: String?
+        var closestVersion: String?
+        var description: String { (store as NSString).lastPathComponent + " with " + (bundle as NSString).lastPathComponent }
+    }
+
+    /// What each real store does when its app opens it with the bundle's current version.
+    static let checkCases = [
+        CheckCase(store: cases[0].store, bundle: cases[0].bundle, outcome: .migrates, storeVersion: "TestModel"),
+        CheckCase(store: cases[1].store, bundle: easyLifeBundle, outcome: .opens, storeVersion: "EasyLife 1.5.0"),
+        // Written by 1.3.0 before it was edited: no version of today's bundle hashes like them.
+        CheckCase(store: cases[2].store, bundle: easyLifeBundle, outcome: .fails, errorCode: 134130, closestVersion: "EasyLife 1.3.0"),
+        CheckCase(store: cases[3].store, bundle: easyLifeBundle, outcome: .fails, errorCode: 134130, closestVersion: "EasyLife 1.3.0"),
+        // With the bundle as 1.3.0 shipped, the same store opens.
+        CheckCase(store: cases[3].store, bundle: shippedEasyLifeBundle, outcome: .opens, storeVersion: "EasyLife 1.3.0"),
+        CheckCase(store: cases[4].store, bundle: cases[4].bundle, outcome: .migrates, storeVersion: "Model1"),
+        CheckCase(store: cases[5].store, bundle: cases[5].bundle, outcome: .migrates, storeVersion: "FlickrSearcher"),
+    ]
+
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"), arguments: checkCases)
+    func checkPredictsWhatTheAppDoes(_ checkCase: CheckCase) throws {
+        let copy = try StoreCopy(checkCase.store)
+        let reading = BundleVersions.read(bundle: Self.corpus.appendingPathComponent(checkCase.bundle).path, loader: ModelLoader())
+        let bundle = try #require(reading.bundle)
+        let check = StoreCheck(file: try StoreFileDescription.read(path: copy.path), bundle: bundle)
+        #expect(check.method == .versionHashes)
+        #expect(check.outcome == checkCase.outcome, "\(check.summary)")
+        #expect(check.errorCode == checkCase.errorCode)
+        #expect(check.storeVersion == checkCase.storeVersion)
+        #expect(check.closestVersion == checkCase.closestVersion)
+        if checkCase.errorCode == 134130 {
+            #expect(check.differingEntities.map(\.entity) == ["Project", "TodoItem"])
+            #expect(check.summary.hasPrefix("fails with 134130: no version in the bundle hashes like the store"))
+        }
+        if checkCase.outcome == .migrates { #expect(check.migration?.verdict == .lightweight) }
+        #expect(try copy.current() == copy.original)
     }
 
     @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"), arguments: cases)

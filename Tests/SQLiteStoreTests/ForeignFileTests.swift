@@ -3,6 +3,7 @@ import DataModel
 import Foundation
 import GRDB
 import Testing
+import VersionHashes
 @testable import SQLiteStore
 
 /// Files momlint did not create: recognised before anything writes, refused with one clear
@@ -291,10 +292,13 @@ import Testing
         try fill(store)
         try store.save()
         try store.close()
+        // The model's own hashes, as Core Data writes them.
+        var hashes: [String: Data] = [:]
+        for (name, hash) in VersionHasher.hashes(of: model).entityHashesByName { hashes[name] = Data(hash.bytes) }
         let plist: [String: Any] = [
             "NSStoreType": "SQLite", "NSStoreUUID": "61FC2D16-6A9B-47E7-AD90-9013E066EC6C",
             "NSPersistenceFrameworkVersion": 1344, "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": [""], "NSStoreModelVersionHashes": ["Writer": Data(repeating: 7, count: 32)],
+            "NSStoreModelVersionIdentifiers": [""], "NSStoreModelVersionHashes": hashes,
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
         let queue = try DatabaseQueue(path: path)
@@ -326,8 +330,10 @@ import Testing
         #expect(description.entities.map(\.number) == [1])
         #expect(description.coreDataEntities.map(\.number) == [16001, 16002, 16003])
         #expect(description.keepsPersistentHistory)
-        // Matched by structure: Core Data's own entities are not the model's.
-        #expect(StoreVersionMatch(file: description, versions: [try TestModels.model(Self.model)]).matches.count == 1)
+        // Matched by its hashes, which name the model's entities only: Core Data's own are not the model's.
+        let match = StoreVersionMatch(file: description, versions: [try TestModels.model(Self.model)])
+        #expect(match.method == .versionHashes)
+        #expect(match.matches.count == 1)
         let store = try SQLiteObjectStore(path: path, model: TestModels.model(Self.model), access: .readOnly)
         let dump = try store.dump()
         try store.close()

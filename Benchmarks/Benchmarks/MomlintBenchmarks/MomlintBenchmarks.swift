@@ -3,6 +3,7 @@ import DataModel
 import Linting
 import ModelDiff
 import ModelGenerator
+import VersionHashes
 
 /// momlint's benchmarks: loading alone, and loading plus every rule in `RuleCatalogue.all`,
 /// on synthetic models of growing size; then the conformance suite on each adapter, and the
@@ -60,6 +61,24 @@ let benchmarks: @Sendable () -> Void = {
             let diff = SchemaDiff(from: older, to: newer)
             blackHole(diff)
             withExtendedLifetime(diff) { benchmark.stopMeasurement() }
+        }, setup: { try versions.load(entities: entityCount, seeds: (settings.seed, settings.seed + 1)) })
+    }
+
+    // Core Data's version hashes of a loaded model (loaded in setup; only hashing is measured),
+    // against `Load N`. Issue 35's target: hashing the 10,000-entity model costs at most 20% of
+    // loading it.
+    for entityCount in settings.entityCounts {
+        let limits = settings.iterationLimits(forEntities: entityCount)
+        let configuration = Benchmark.Configuration(maxDuration: limits.maxDuration, maxIterations: limits.maxIterations)
+        let versions = LoadedVersions()
+        Benchmark("Hash \(entityCount)", configuration: configuration, closure: { benchmark in
+            guard let model = versions.older else {
+                benchmark.error("the model did not load")
+                return
+            }
+            let hashes = VersionHasher.hashes(of: model)
+            blackHole(hashes)
+            withExtendedLifetime(hashes) { benchmark.stopMeasurement() }
         }, setup: { try versions.load(entities: entityCount, seeds: (settings.seed, settings.seed + 1)) })
     }
 

@@ -287,8 +287,10 @@ struct ShippedEntityHashes {
                 fallbackExplanation: parentChanged ? "its parent '\(parent!)' changed and its hash includes the parent's"
                     : "hash \(before.short)… → \(hash.short)…"))
         }
-        for name in shipped.keys.sorted() where now[name] == nil && edited.entity(named: name) == nil {
-            let changes = diff?.changes.filter { $0.hashChanging && ($0.entityName == name || $0.oldName == name) } ?? []
+        // An entity renamed in the shipped version was reported under its new name, with the rename.
+        let renamedAway = Set(diff?.changes.filter { $0.kind == .renamed && $0.element == .entity }.compactMap(\.oldName) ?? [])
+        for name in shipped.keys.sorted() where now[name] == nil && edited.entity(named: name) == nil && !renamedAway.contains(name) {
+            let changes = diff?.changes.filter { $0.hashChanging && $0.entityName == name } ?? []
             result.append(.init(name: name, what: "was removed", changes: changes,
                                 fallbackExplanation: "stores still hold its hash"))
         }

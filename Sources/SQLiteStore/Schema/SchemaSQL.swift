@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 import GRDB
 
@@ -117,8 +118,11 @@ enum StoreMetadata {
     /// a one-line explanation if not. A momlint store must carry this schema's fingerprint; a
     /// Core Data store must have this model's layout (`StoreSchema.differences(from:)`) and
     /// is written to only with `.readWriteIncludingCoreDataStores`.
+    ///
+    /// With `model`, a Core Data store whose metadata hashes are that model's is read by entity
+    /// number whatever names `Z_PRIMARYKEY` keeps (a store migrated across an entity rename).
     static func verify(_ schema: StoreSchema, against file: StoreFileDescription,
-                       access: SQLiteObjectStore.Access) throws(SQLiteStoreError) {
+                       access: SQLiteObjectStore.Access, model: Model? = nil) throws(SQLiteStoreError) {
         switch file.writer {
         case .momlint:
             guard file.momlintFingerprint == schema.fingerprint else {
@@ -126,7 +130,8 @@ enum StoreMetadata {
                                        "'\(file.path)' is \(file.summary), created for a different model or an older momlint layout (layout fingerprint \(file.momlintFingerprint ?? "?"), this model's is \(schema.fingerprint)); open it with the model it was created with, migrate it (SQLiteObjectStore.migrateStore), or start a new file")
             }
         case .coreData:
-            let differences = schema.differences(from: file)
+            let vouched = model.map { StoreHashIdentity.matches(file, $0) } ?? false
+            let differences = schema.differences(from: file, namesAreVouchedFor: vouched)
             if let first = differences.first {
                 let more = differences.count > 1 ? " (and \(differences.count - 1) more difference\(differences.count == 2 ? "" : "s"))" : ""
                 throw SQLiteStoreError(.incompatibleFile,

@@ -42,6 +42,15 @@ struct StoreSchema: Sendable {
         indexes = builder.indexes
     }
 
+    /// The renaming identifier as the loader keeps it: Xcode writes the inspector's "Renaming
+    /// ID" as `elementID`, a compiled model calls it `renamingIdentifier`.
+    static func renamingID(of entity: Entity) -> String? {
+        for value in [entity.renamingIdentifier, entity.elementID] {
+            if let value, !value.isEmpty { return value }
+        }
+        return nil
+    }
+
     /// Entities in store order (see `entities`), after checking that every parent exists and no
     /// hierarchy loops.
     private static func numberEntities(_ model: Model) throws(SQLiteStoreError) -> [Entity] {
@@ -244,7 +253,7 @@ private struct LayoutBuilder {
             let parent = entity.parentEntityName.flatMap { indexByName[$0] }
             let descendants = model.allSubentities(of: entity).map(storeIndex)
             var mapping = EntityMapping(
-                name: entity.name, renamingIdentifier: entity.renamingIdentifier, index: index, parentIndex: parent, tableIndex: tableOfEntity[index],
+                name: entity.name, renamingIdentifier: StoreSchema.renamingID(of: entity), index: index, parentIndex: parent, tableIndex: tableOfEntity[index],
                 isAbstract: entity.isAbstract, kinds: index...(descendants.max() ?? index),
                 attributes: parent.map { mappings[$0].attributes } ?? [],
                 toOnes: parent.map { mappings[$0].toOnes } ?? [],
