@@ -241,8 +241,11 @@ extension LintEngine {
             for violation in rule.violations(in: versions) {
                 let finding = Finding(violation, ruleID: id, severity: severityOverrides[id] ?? violation.severity
                                       ?? rules[index].description.defaultSeverity)
+                // The version whose element the finding points at (versions share entity names).
                 let owner = versions.versions.first { version in
-                    finding.entityName.flatMap { version.model.entity(named: $0) }?.location.file == finding.location.file
+                    guard let entity = finding.entityName.flatMap(version.model.entity(named:)) else { return false }
+                    if entity.location == finding.location { return true }
+                    return finding.propertyName.flatMap { version.model.property(named: $0, in: entity) }?.location == finding.location
                 }
                 if let owner, Suppressions(model: owner.model).silences(finding) { continue }
                 findings.append(finding)

@@ -195,4 +195,44 @@ import Testing
         #expect(versions.containers.map { "\($0.schema?.name ?? "") \($0.plan?.name ?? "")" } == ["V4 Plan"])
         #expect(LintEngine().lintSchemaVersions(versions).isEmpty)
     }
+
+    /// `// momlint:disable rule_id` on the declaration a finding points at silences it, as for
+    /// the other SwiftData findings; a configuration without the rule runs nothing of it.
+    @Test func aDisableCommentAndTheConfigurationSilenceVersionFindings() throws {
+        func source(_ comment: String) -> String {
+            """
+            enum SchemaV1: VersionedSchema {
+                static var versionIdentifier = Schema.Version(1, 0, 0)
+                static var models: [any PersistentModel.Type] { [Habit.self] }
+                @Model final class Habit { var name: String = "" }
+            }
+            enum SchemaV2: VersionedSchema {
+                static var versionIdentifier = Schema.Version(2, 0, 0)
+                static var models: [any PersistentModel.Type] { [Habit.self] }
+                @Model final class Habit {
+                    var name: String = ""
+                    \(comment)
+                    var targetPerWeek: Int
+                }
+            }
+            enum Plan: SchemaMigrationPlan {
+                static var schemas: [any VersionedSchema.Type] { [SchemaV1.self, SchemaV2.self] }
+                static var stages: [MigrationStage] { [.lightweight(fromVersion: SchemaV1.self, toVersion: SchemaV2.self)] }
+            }
+            """
+        }
+        func findings(_ comment: String, engine: LintEngine = LintEngine()) throws -> [String] {
+            let read = SwiftDataVersionsReader().read(files: [SwiftSourceFile(path: "App/V.swift", text: source(comment))], folder: "App")
+            return engine.lintSchemaVersions(try #require(read.versions)).map(\.ruleID)
+        }
+        #expect(try findings("") == ["migration_stage_not_inferable"])
+        #expect(try findings("// momlint:disable migration_stage_not_inferable").isEmpty)
+        #expect(try findings("// momlint:disable missing_inverse") == ["migration_stage_not_inferable"])
+        let others = RuleCatalogue.all.filter { $0.description.id != "migration_stage_not_inferable" }
+        #expect(try findings("", engine: LintEngine(rules: others)).isEmpty)
+        // A configured severity governs the finding.
+        let warning = LintEngine(severityOverrides: ["migration_stage_not_inferable": .warning])
+        let read = SwiftDataVersionsReader().read(files: [SwiftSourceFile(path: "App/V.swift", text: source(""))], folder: "App")
+        #expect(warning.lintSchemaVersions(try #require(read.versions)).map(\.severity) == [.warning])
+    }
 }
