@@ -205,7 +205,10 @@ public struct SwiftDataVersions: Sendable {
     /// before `SchemaV10`).
     public static func byIdentifierOrName(_ versions: [Version]) -> [Version] {
         if versions.allSatisfy({ $0.identifier != nil }) {
-            return versions.sorted { $0.identifier!.lexicographicallyPrecedes($1.identifier!) }
+            return versions.sorted {
+                SchemaVersionIdentifierReusedRule.normalized($0.identifier!)
+                    .lexicographicallyPrecedes(SchemaVersionIdentifierReusedRule.normalized($1.identifier!))
+            }
         }
         return versions.sorted { ModelLoader.versionOrder($0.name, $1.name) }
     }

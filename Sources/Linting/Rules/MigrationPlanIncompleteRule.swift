@@ -129,7 +129,8 @@ public struct MigrationPlanIncompleteRule: SchemaVersionsRule {
             for (previous, next) in zip(known, known.dropFirst()) {
                 guard let older = versions.version(named: previous.name)?.identifier,
                       let newer = versions.version(named: next.name)?.identifier,
-                      newer.lexicographicallyPrecedes(older)
+                      SchemaVersionIdentifierReusedRule.normalized(newer)
+                        .lexicographicallyPrecedes(SchemaVersionIdentifierReusedRule.normalized(older))
                 else { continue }
                 result.append(Violation(
                     message: "'\(plan.name).schemas' lists '\(next.name)' (\(Self.text(newer))) after '\(previous.name)' "
