@@ -235,4 +235,27 @@ import Testing
         let read = SwiftDataVersionsReader().read(files: [SwiftSourceFile(path: "App/V.swift", text: source(""))], folder: "App")
         #expect(warning.lintSchemaVersions(try #require(read.versions)).map(\.severity) == [.warning])
     }
+
+    /// `Schema.Version(1, 0)` and `(1, 0, 0)` are one identifier: reused, not out of order.
+    @Test func identifiersAreComparedWithoutTrailingZeros() throws {
+        let source = """
+            enum SchemaV1: VersionedSchema {
+                static var versionIdentifier = Schema.Version(1, 0, 0)
+                static var models: [any PersistentModel.Type] { [Item.self] }
+                @Model final class Item { var title: String = "" }
+            }
+            enum SchemaV2: VersionedSchema {
+                static var versionIdentifier = Schema.Version(1, 0)
+                static var models: [any PersistentModel.Type] { [Item.self] }
+                @Model final class Item { var title: String = ""; var done: Bool = false }
+            }
+            enum Plan: SchemaMigrationPlan {
+                static var schemas: [any VersionedSchema.Type] { [SchemaV1.self, SchemaV2.self] }
+                static var stages: [MigrationStage] { [.lightweight(fromVersion: SchemaV1.self, toVersion: SchemaV2.self)] }
+            }
+            """
+        let read = SwiftDataVersionsReader().read(files: [SwiftSourceFile(path: "App/V.swift", text: source)], folder: "App")
+        let findings = LintEngine().lintSchemaVersions(try #require(read.versions))
+        #expect(findings.map(\.ruleID) == ["schema_version_identifier_reused"])
+    }
 }
