@@ -76,8 +76,11 @@ struct DiffCommand: ParsableCommand {
             print("error: --swiftdata DIR takes two VersionedSchema names, V1 V2 (and no --git)", to: &standardError)
             throw ExitCode.inputError
         }
+        #if MOMLINT_HOOK_BUILD
+        // Exits 2: the hook's build has no Swift parser.
+        _ = try SwiftDataVersionInputs.versions(at: folder)
+        #else
         let versions = try SwiftDataVersionInputs.versions(at: folder)
-        #if !MOMLINT_HOOK_BUILD
         switch SwiftDataVersionsRendering.diff(in: versions, from: paths[0], to: paths[1]) {
         case .failure(let failure):
             print("\(folder): error: \(failure)", to: &standardError)

@@ -118,9 +118,12 @@ struct VersionsCommand: ParsableCommand {
 
     /// `--swiftdata DIR`: the rendering and the lock come from `SwiftDataModel`.
     private func runSwiftData(_ folder: String) throws {
+        #if MOMLINT_HOOK_BUILD
+        // Exits 2: the hook's build has no Swift parser.
+        _ = try SwiftDataVersionInputs.versions(at: folder)
+        #else
         var standardError = StandardError()
         let versions = try SwiftDataVersionInputs.versions(at: folder)
-        #if !MOMLINT_HOOK_BUILD
         switch format {
         case .table: print(SwiftDataVersionsRendering.table(versions), terminator: "")
         case .json: FileHandle.standardOutput.write(try SwiftDataVersionsRendering.json(versions))
