@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "SwiftDataModel",
             dependencies: [
-                "DataModel", "Linting", "SourceConsistency",
+                "DataModel", "Linting", "SourceConsistency", "ModelDiff", "VersionHashes",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]
         ),
@@ -170,8 +170,8 @@ let package = Package(
         .testTarget(
             name: "SwiftDataModelTests",
             dependencies: [
-                "SwiftDataModel", "SourceConsistency", "Linting", "DataModel", "ModelGenerator",
-                .product(name: "SwiftParser", package: "swift-syntax"),
+                "SwiftDataModel", "SourceConsistency", "Linting", "DataModel", "ModelGenerator", "ModelDiff",
+                "VersionHashes", .product(name: "SwiftParser", package: "swift-syntax"),
             ]
         ),
         .testTarget(

@@ -104,7 +104,7 @@ public struct LintRequest: Equatable, Sendable {
         // files, and a SwiftData class is its own model (a folder's .xcdatamodeld bundles that
         // only --swiftdata names are not checked against --sources).
         run.lintSwiftData(in: swiftDataPaths, engine: engine, loader: loader,
-                          usesCloudKit: configuration.swiftDataCloudKit ?? false)
+                          usesCloudKit: configuration.swiftDataCloudKit ?? false, versionBase: versionBase)
         #endif
         run.checkMigrations(loader: loader, engine: engine, options: MigrationCheckOptions(
             allOlderVersions: allVersions || configuration.migration.allVersions == true,

@@ -74,10 +74,14 @@ public protocol Rule: Sendable {
     /// which the first time searches every protocol conformance in the binary (docs/benchmarks.md,
     /// "Start-up").
     var asMigrationRule: (any MigrationRule)? { get }
+    /// This rule as a rule over a SwiftData folder's versioned schemas, when it is one; given
+    /// by the protocols like `asMigrationRule`.
+    var asSchemaVersionsRule: (any SchemaVersionsRule)? { get }
 }
 
 extension Rule {
     public var asMigrationRule: (any MigrationRule)? { nil }
+    public var asSchemaVersionsRule: (any SchemaVersionsRule)? { nil }
 }
 
 /// What a rule reports: where, what, and what to do about it.

@@ -50,6 +50,13 @@ public enum RuleCatalogue {
         MigrationUnhashedChangeRule.self,
         ShippedVersionModifiedRule.self,
         CloudKitDestructiveChangeRule.self,
+        // Migration of a SwiftData folder's VersionedSchemas (see SchemaVersionsRule);
+        // shipped_version_modified above checks them too.
+        SchemaVersionsIdenticalRule.self,
+        SchemaVersionUsesLiveModelRule.self,
+        MigrationStageNotInferableRule.self,
+        MigrationPlanIncompleteRule.self,
+        SchemaVersionIdentifierReusedRule.self,
     ]
 
     public static func rule(id: String) -> (any Rule.Type)? {

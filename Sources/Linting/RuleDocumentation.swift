@@ -129,6 +129,10 @@ public enum RuleDocumentation {
         for (title, examples) in [("Triggering example", description.triggeringExamples),
                                   ("Non-triggering example", description.nonTriggeringExamples)] {
             for example in examples {
+                if example.document == .swiftDataVersions, let base = example.olderAtBaseText {
+                    text += "\n\(title), as HEAD holds the sources:\n" + base.split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { "    \($0)" }.joined(separator: "\n") + "\n"
+                }
                 if let older = example.markedOlderText {
                     text += "\n\(title), older version:\n" + older.split(separator: "\n", omittingEmptySubsequences: false)
                         .map { "    \($0)" }.joined(separator: "\n") + "\n"
@@ -147,6 +151,13 @@ public enum RuleDocumentation {
         for example in examples {
             if example.document == .migration {
                 text += migrationExample(example)
+                continue
+            }
+            if example.document == .swiftDataVersions {
+                if let base = example.olderAtBaseText {
+                    text += "As `HEAD` holds the sources:\n\n```swift\n\(base)\n```\n\nIn the working tree:\n\n"
+                }
+                text += "```swift\n\(example.markedText)\n```\n\n"
                 continue
             }
             let caption = example.document == .currentVersionFile

@@ -18,6 +18,11 @@ public struct RuleExample: Sendable {
         /// and `markedText` (the current version's), for the migration rules. Markers may stand
         /// in either; `olderAtBaseText`, when set, is the older version as a base revision holds it.
         case migration
+        /// Swift sources declaring `VersionedSchema`s and a `SchemaMigrationPlan` (one file's
+        /// text), for the SwiftData versioned-schema rules (`SchemaVersionsRule`). `↓` stands
+        /// before the Swift token each finding points at; `olderAtBaseText`, when set, is the
+        /// same file as the base revision holds it.
+        case swiftDataVersions
     }
 
     /// The marker that stands where a finding must be reported.
@@ -50,6 +55,14 @@ public struct RuleExample: Sendable {
         self.init(current, document: .migration, fileID: fileID, filePath: filePath, line: line)
         markedOlderText = older
         olderAtBaseText = olderAtBase
+    }
+
+    /// A SwiftData example: Swift sources declaring versioned schemas and a migration plan
+    /// (`base`: the same sources as the base revision holds them, for `shipped_version_modified`).
+    public init(swift source: String, base: String? = nil,
+                fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) {
+        self.init(source, document: .swiftDataVersions, fileID: fileID, filePath: filePath, line: line)
+        olderAtBaseText = base
     }
 
     /// The older version without markers.

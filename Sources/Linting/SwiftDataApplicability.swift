@@ -72,14 +72,24 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "undefined_attribute_type": .doesNotApply("Every stored property has a Swift type."),
         "unknown_destination": .applies("`@Relationship` on a property whose type is not a `@Model` class of the sources."),
         "unsupported_attribute_type": .doesNotApply("Attribute types come from Swift types, never from a misspelt name."),
-        // The migration rules compare versions of a model bundle; of a SwiftData folder's
-        // `VersionedSchema`s momlint lints the latest and does not yet compare them.
+        // The migration rules compare versions of a model bundle; a SwiftData folder's
+        // `VersionedSchema`s are compared by the rules below, with the same `SchemaDiff`.
         "migration_not_inferable": .doesNotApply(migrationRule),
         "migration_required_without_default": .doesNotApply(migrationRule),
         "migration_drops_data": .doesNotApply(migrationRule),
         "migration_unhashed_change": .doesNotApply(migrationRule),
-        "shipped_version_modified": .doesNotApply(migrationRule),
+        "shipped_version_modified": .applies(
+            "A `VersionedSchema` other than the latest whose Core Data version hashes differ from the base revision's "
+                + "(git `HEAD`, `--since REV`) or from the lock file `momlint versions --swiftdata DIR --lock` writes."),
         "cloudkit_destructive_change": .doesNotApply(migrationRule),
+        "schema_versions_identical": .applies("Two schemas of a `SchemaMigrationPlan` that compile to the same Core Data model."),
+        "schema_version_uses_live_model": .applies(
+            "A `VersionedSchema` other than the latest that lists or reaches a `@Model` class declared outside every version."),
+        "migration_stage_not_inferable": .applies(
+            "A `MigrationStage` whose change between its two `VersionedSchema`s Core Data cannot migrate."),
+        "migration_plan_incomplete": .applies(
+            "A `SchemaMigrationPlan` whose `schemas`, `stages` or `ModelContainer` do not form one path to the latest version."),
+        "schema_version_identifier_reused": .applies("Two `VersionedSchema`s with one `versionIdentifier`."),
         // The `--sources` rules compare hand-written subclasses with a model file.
         "managed_property_not_in_model": .doesNotApply(sourcesRule),
         "model_property_not_in_class": .doesNotApply(sourcesRule),
@@ -90,8 +100,9 @@ public enum SwiftDataApplicability: Hashable, Sendable {
         "unsigned_managed_property": .doesNotApply(sourcesRule),
     ]
 
-    private static let migrationRule = "It compares versions of an .xcdatamodeld bundle; of a SwiftData folder's "
-        + "`VersionedSchema`s momlint lints the latest and does not yet compare one version with another."
+    private static let migrationRule = "It compares versions of an .xcdatamodeld bundle; a SwiftData folder's "
+        + "`VersionedSchema`s and migration stages are judged by `migration_stage_not_inferable` and the other "
+        + "SwiftData migration rules, with the same classification."
 
     private static let sourcesRule = "It compares hand-written NSManagedObject subclasses with a Core Data model; "
         + "a SwiftData `@Model` class is itself the model."

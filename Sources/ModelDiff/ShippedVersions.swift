@@ -132,6 +132,41 @@ public enum ShippedVersions {
             .contents(of: file)
     }
 
+    /// Every file under `folder` whose name ends with `suffix` (e.g. ".swift"), as `base` holds it
+    /// (`HEAD` or a revision; the working tree is compared with it, not the index): each path as
+    /// the working tree would spell it (`folder` + the path below it) with its bytes. Nil when
+    /// there is no base: `.none`, or `folder` outside any git work tree. Throws when the revision
+    /// is not a commit. (A SwiftData folder's shipped versions are spread over its Swift files.)
+    public static func committedFiles(under folder: String, endingWith suffix: String,
+                                      at base: VersionBase) throws(Failure) -> (name: String, files: [(path: String, bytes: [UInt8])])? {
+        let revisionName: String
+        switch base {
+        case .none: return nil
+        case .head: revisionName = "HEAD"
+        case .revision(let revision): revisionName = revision
+        }
+        let directory = folder.isEmpty ? "." : folder
+        guard isInsideWorkTree(directory) else { return nil }
+        // A work tree with no commit yet has nothing shipped.
+        if case .head = base, GitProcess.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], in: directory) == nil {
+            return nil
+        }
+        let revision = try GitRevision(revisionName, in: directory,
+                                       notACommit: "'\(revisionName)' is not a commit in the git repository of \(directory)")
+        // Paths relative to the folder (git's default in a subdirectory), NUL-separated.
+        guard let listing = GitProcess.run(["ls-tree", "-r", "-z", "--name-only", revision.revision, "--", "."], in: directory)
+        else { return (revisionName, []) }
+        let paths = listing.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasSuffix(suffix) }
+        guard !paths.isEmpty else { return (revisionName, []) }
+        let blobs = showAll(paths.map { "\(revision.revision):./\($0)" }, in: directory) ?? []
+        var files: [(path: String, bytes: [UInt8])] = []
+        for (path, blob) in zip(paths, blobs) {
+            guard let blob else { continue }
+            files.append(((folder.isEmpty || folder.hasSuffix("/") ? folder : folder + "/") + path, blob))
+        }
+        return (revisionName, files)
+    }
+
     /// A revision verified once to be a commit, whose files are then read as blobs.
     struct GitRevision: Sendable {
         let revision: String

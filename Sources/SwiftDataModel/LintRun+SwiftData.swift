@@ -1,6 +1,8 @@
 import DataModel
 import Foundation
 import Linting
+import ModelDiff
+import SourceConsistency
 
 extension LintRun {
     /// Reads the SwiftData `@Model` classes under each of `paths` and lints each schema with
@@ -8,10 +10,50 @@ extension LintRun {
     /// `.xcdatamodeld` bundles is linted as both: its Core Data models are loaded with `loader`
     /// (each once, even when the run already holds it). Sources that cannot be used go to
     /// `loadFailures` (so `momlint lint` exits 2). Does nothing when no path is given.
+    ///
+    /// A folder whose sources declare `VersionedSchema`s is also checked version against version
+    /// by the engine's `SchemaVersionsRule`s (`SwiftDataVersionsReader`), from the same parsed
+    /// files; `shipped_version_modified` compares the versions with `versionBase` (git `HEAD`, a
+    /// revision, or the lock file beside the folder), and `.none` compares nothing.
     public mutating func lintSwiftData(in paths: [String], engine: LintEngine, loader: ModelLoader = ModelLoader(),
-                                       usesCloudKit: Bool = false) {
+                                       usesCloudKit: Bool = false, versionBase: VersionBase = .none) {
         guard !paths.isEmpty else { return }
-        let read = SwiftDataReader(usesCloudKit: usesCloudKit).read(paths: paths)
+        let reader = SwiftDataReader(usesCloudKit: usesCloudKit)
+        let checksVersions = engine.rules.contains { $0.init().asSchemaVersionsRule != nil }
+        let readsBase = versionBase != .none
+            && engine.rules.contains { $0.description.id == ShippedVersionModifiedRule.description.id }
+        var read = SwiftDataReader.Result(models: [], problems: [], notes: [])
+        var versionFindings: [String: [Finding]] = [:]
+        for path in paths {
+            let (files, problems) = SwiftSourceFinder(optionName: "--swiftdata").files(under: [path])
+            read.problems += problems
+            guard !files.isEmpty else { continue }
+            let sources = SwiftDataSources(files: files)
+            read.problems += sources.problems
+            let (model, notes) = reader.model(of: sources, name: path)
+            read.notes += notes
+            guard let model else {
+                if sources.problems.isEmpty {
+                    read.problems.append(SourceProblem(path: path, reason: .noSwiftSources(
+                        "no @Model class in these Swift sources; pass the folder that declares the app's SwiftData models")))
+                }
+                continue
+            }
+            read.models.append(model)
+            guard checksVersions else { continue }
+            let versionsReader = SwiftDataVersionsReader(usesCloudKit: usesCloudKit)
+            let (found, versionNotes) = versionsReader.versions(of: sources, folder: path)
+            read.notes += versionNotes
+            guard var versions = found else { continue }
+            if readsBase, versions.versions.count >= 2 {
+                do {
+                    versions.base = try SwiftDataShippedVersions.base(of: path, at: versionBase, reader: versionsReader)
+                } catch {
+                    read.problems.append(SourceProblem(path: path, reason: .unreadable(error.description)))
+                }
+            }
+            versionFindings[path, default: []] += engine.lintSchemaVersions(versions)
+        }
         var linted = Set(reports.map { FilePaths.absolute($0.model.file) })
         for folder in paths where Self.isPlainFolder(folder) {
             let loaded = loader.load(paths: [folder])
@@ -25,7 +67,9 @@ extension LintRun {
             }
             notes += loaded.notes
         }
-        reports += read.models.map { ModelReport(model: $0, findings: engine.lint($0)) }
+        reports += read.models.map { model in
+            ModelReport(model: model, findings: (engine.lint(model) + (versionFindings[model.file] ?? [])).sorted(by: Finding.reportOrder))
+        }
         loadFailures += read.problems.map(\.loadError)
         notes += read.notes
     }

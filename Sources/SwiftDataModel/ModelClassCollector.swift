@@ -38,13 +38,26 @@ final class ModelClassCollector: SyntaxVisitor {
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
         // `extension SchemaV2 { … }` or `extension App.SchemaV2`: named by its last component.
+        // The qualifiers go on the stack too, so a class in `extension Schemas.V3` is enclosed
+        // in `Schemas`, `V3`, as one declared in `enum Schemas { enum V3 … }` is.
         let name = TypeReading.storedType(of: node.extendedType).name ?? node.extendedType.trimmedSourceText
+        var qualifiers = node.extendedType.trimmedSourceText.split(separator: ".").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.dropLast()
+        if qualifiers.contains(where: { $0.isEmpty || $0.contains("<") }) { qualifiers = [] }
+        enclosingTypes += qualifiers
+        extensionQualifierCounts.append(qualifiers.count)
         enter(name: name, location: locations.location(of: node.extendedType), inheritance: node.inheritanceClause,
               members: node.memberBlock.members)
         return .visitChildren
     }
 
-    override func visitPost(_ node: ExtensionDeclSyntax) { enclosingTypes.removeLast() }
+    override func visitPost(_ node: ExtensionDeclSyntax) {
+        enclosingTypes.removeLast(1 + (extensionQualifierCounts.popLast() ?? 0))
+    }
+
+    /// How many qualifiers each extension being walked pushed besides its name.
+    private var extensionQualifierCounts: [Int] = []
 
     override func visitPost(_ node: ClassDeclSyntax) { enclosingTypes.removeLast() }
 
@@ -59,6 +72,7 @@ final class ModelClassCollector: SyntaxVisitor {
                        members: MemberBlockItemListSyntax) {
         enclosingTypes.append(name)
         var record = SchemaTypeRecord(name: name, location: location)
+        record.scope = enclosingTypes
         for inherited in inheritance?.inheritedTypes ?? [] {
             switch TypeReading.storedType(of: inherited.type).name {
             case "VersionedSchema": record.isVersionedSchema = true
@@ -73,14 +87,24 @@ final class ModelClassCollector: SyntaxVisitor {
                   let memberName = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
             else { continue }
             switch memberName {
-            case "versionIdentifier": record.versionIdentifier = Self.versionNumbers(in: Syntax(binding))
-            case "models": record.models = Self.metatypeList(in: Syntax(binding))
-            case "schemas": record.schemas = Self.metatypeList(in: Syntax(binding))
-            default: continue
+            case "versionIdentifier":
+                record.versionIdentifier = Self.versionNumbers(in: Syntax(binding))
+                record.versionIdentifierLocation = locations.location(of: binding.pattern)
+            case "models": record.models = metatypeList(in: Syntax(binding))
+            case "schemas": record.schemas = metatypeList(in: Syntax(binding))
+            case "stages": record.stages = Self.valueExpression(of: binding).map(stageExpression) ?? .unreadable
+            default:
+                // `static let migrateV1toV2 = MigrationStage.lightweight(…)`, or an array of stages.
+                if let value = Self.valueExpression(of: binding) {
+                    let stages = stageExpression(value)
+                    if case .unreadable = stages { continue }
+                    if case .reference = stages { continue }
+                    record.stageProperties[memberName] = stages
+                }
             }
         }
         if record.isVersionedSchema || record.isMigrationPlan || record.versionIdentifier != nil
-            || record.models != nil || record.schemas != nil {
+            || record.models != nil || record.schemas != nil || record.stages != nil || !record.stageProperties.isEmpty {
             declarations.schemaTypes.append(record)
         }
     }
@@ -96,14 +120,76 @@ final class ModelClassCollector: SyntaxVisitor {
 
     /// The first array literal of `X.self` entries in the binding (its initial value or getter)
     /// → each `X` by path components; nil when there is none.
-    private static func metatypeList(in binding: Syntax) -> [[String]]? {
-        guard let array = nodes(ArrayExprSyntax.self, in: binding).first else { return nil }
-        return array.elements.compactMap { element in
-            guard let member = element.expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
-                  let base = member.base
-            else { return nil }
-            return base.trimmedSourceText.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }
+    private func metatypeList(in binding: Syntax) -> [TypePath]? {
+        guard let array = Self.nodes(ArrayExprSyntax.self, in: binding).first else { return nil }
+        return array.elements.compactMap { element in metatype(element.expression) }
+    }
+
+    /// `X.self` → X's path; nil for anything else.
+    private func metatype(_ expression: ExprSyntax) -> TypePath? {
+        guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+              let base = member.base
+        else { return nil }
+        return TypePath(components: base.trimmedSourceText.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) },
+                         location: locations.location(of: base))
+    }
+
+    /// A binding's value: its initial value, or the expression its getter returns (a body of one
+    /// expression or one `return`).
+    private static func valueExpression(of binding: PatternBindingSyntax) -> ExprSyntax? {
+        if let value = binding.initializer?.value { return value }
+        let statements: CodeBlockItemListSyntax
+        switch binding.accessorBlock?.accessors {
+        case .getter(let body)?: statements = body
+        case .accessors(let list)?:
+            guard let body = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) })?.body else { return nil }
+            statements = body.statements
+        case nil: return nil
         }
+        guard statements.count == 1, let item = statements.first?.item else { return nil }
+        if let expression = item.as(ExprSyntax.self) { return expression }
+        if let returned = item.as(ReturnStmtSyntax.self) { return returned.expression }
+        return nil
+    }
+
+    /// What a stages expression holds, as far as reading it can tell.
+    private func stageExpression(_ expression: ExprSyntax) -> StageExpression {
+        if let array = expression.as(ArrayExprSyntax.self) {
+            return .list(array.elements.map { stageExpression($0.expression) })
+        }
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+            // `a + b`: the operands; any other operator cannot be read.
+            var parts: [StageExpression] = []
+            for element in sequence.elements {
+                if let binary = element.as(BinaryOperatorExprSyntax.self) {
+                    guard binary.operator.text == "+" else { return .unreadable }
+                    continue
+                }
+                parts.append(stageExpression(element))
+            }
+            return .list(parts)
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            let called = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            guard called == "lightweight" || called == "custom" else { return .unreadable }
+            func argument(_ label: String) -> ExprSyntax? { call.arguments.first { $0.label?.text == label }?.expression }
+            func given(_ label: String) -> Bool {
+                guard let value = argument(label) else { return false }
+                return !value.is(NilLiteralExprSyntax.self)
+            }
+            return .stage(StageRecord(
+                isCustom: called == "custom", from: argument("fromVersion").flatMap(metatype),
+                to: argument("toVersion").flatMap(metatype), location: locations.location(of: call),
+                hasWillMigrate: given("willMigrate"), hasDidMigrate: given("didMigrate")))
+        }
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            return .reference(reference.baseName.text)
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.base != nil {
+            // `Self.migrateV1toV2`, `Plan.migrateV1toV2`.
+            return .reference(member.declName.baseName.text)
+        }
+        return .unreadable
     }
 
     /// Every node of `type` in `node`'s subtree (itself included), in source order. Only used on
@@ -113,6 +199,15 @@ final class ModelClassCollector: SyntaxVisitor {
         if let match = node.as(Node.self) { found.append(match) }
         for child in node.children(viewMode: .sourceAccurate) { found += nodes(type, in: child) }
         return found
+    }
+
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        let target = node.initializer.value.trimmedSourceText.split(separator: ".").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        declarations.typeAliases.append(TypeAliasRecord(
+            name: node.name.identifier?.name ?? node.name.text, enclosingTypes: enclosingTypes, target: target))
+        return .skipChildren
     }
 
     // MARK: Classes
@@ -213,6 +308,18 @@ final class ModelClassCollector: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         let called = node.calledExpression.trimmedSourceText
+        if called == "Schema" || called.hasSuffix(".Schema"),
+           let argument = node.arguments.first, argument.label?.text == "versionedSchema",
+           let schema = metatype(argument.expression) {
+            declarations.versionedSchemaUses.append(schema)
+        }
+        if called == "ModelContainer" || called.hasSuffix(".ModelContainer") {
+            let schemaArgument = node.arguments.first { $0.label?.text == "for" }?.expression
+            let plan = node.arguments.first { $0.label?.text == "migrationPlan" }?.expression
+            declarations.containers.append(ContainerRecord(
+                schema: schemaArgument.flatMap(containerSchema), plan: plan.flatMap(metatype),
+                location: locations.location(of: node)))
+        }
         if called == "ModelConfiguration" || called.hasSuffix(".ModelConfiguration") {
             for argument in node.arguments where argument.label?.text == "cloudKitDatabase" {
                 let database = argument.expression.trimmedSourceText
@@ -220,6 +327,22 @@ final class ModelClassCollector: SyntaxVisitor {
             }
         }
         return .visitChildren
+    }
+
+    /// `Schema(versionedSchema: X.self)` or `Schema(X.models)` → X; nil for anything else (a
+    /// variable, a list of model types).
+    private func containerSchema(_ expression: ExprSyntax) -> TypePath? {
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+              ["Schema", ".init"].contains(where: { call.calledExpression.trimmedSourceText.hasSuffix($0) }),
+              let argument = call.arguments.first
+        else { return nil }
+        if argument.label?.text == "versionedSchema" { return metatype(argument.expression) }
+        if argument.label == nil, let member = argument.expression.as(MemberAccessExprSyntax.self),
+           member.declName.baseName.text == "models", let base = member.base {
+            return TypePath(components: base.trimmedSourceText.split(separator: ".").map(String.init),
+                            location: locations.location(of: base))
+        }
+        return nil
     }
 
     // MARK: Reading macro arguments
@@ -270,9 +393,16 @@ final class ModelClassCollector: SyntaxVisitor {
             case "hashModifier"?: macro.hashModifier = stringLiteral(argument.expression)
             case "inverse"?:
                 if let keyPath = argument.expression.as(KeyPathExprSyntax.self) {
-                    macro.inverseTypeName = keyPath.root.flatMap { TypeReading.storedType(of: $0).name }
-                    macro.inverseProperty = keyPath.components.last?.component.as(KeyPathPropertyComponentSyntax.self)?
-                        .declName.baseName.text
+                    // `\Item.tags`, or fully qualified, `\Schemas.V3.Item.tags`: swift-syntax cannot tell
+                    // types from properties in a key path, so it reads `Schemas` as the root and
+                    // `V3`, `Item`, `tags` as components. The property is the last component; the
+                    // type, the one before it when it is a type's name (capitalised), else the root.
+                    let names = keyPath.components.compactMap {
+                        $0.component.as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.text
+                    }
+                    let qualifier = names.dropLast().last.flatMap { $0.first?.isUppercase == true ? $0 : nil }
+                    macro.inverseTypeName = qualifier ?? keyPath.root.flatMap { TypeReading.storedType(of: $0).name }
+                    macro.inverseProperty = names.last
                 }
             case nil:
                 if optionName(argument.expression).name == "unique" { macro.isUnique = true }

@@ -30,61 +30,31 @@ struct SchemaVersionSelection {
     /// The versioned schema linted, when the classes were versioned.
     var versionName: String?
 
-    init(classes all: [ModelClassRecord], schemaTypes: [SchemaTypeRecord]) {
-        var types: [String: SchemaTypeRecord] = [:]
-        var order: [String] = []
-        for record in schemaTypes {
-            if var known = types[record.name] {
-                known.isVersionedSchema = known.isVersionedSchema || record.isVersionedSchema
-                known.isMigrationPlan = known.isMigrationPlan || record.isMigrationPlan
-                known.versionIdentifier = known.versionIdentifier ?? record.versionIdentifier
-                known.models = known.models ?? record.models
-                known.schemas = known.schemas ?? record.schemas
-                types[record.name] = known
-            } else {
-                types[record.name] = record
-                order.append(record.name)
-            }
-        }
-        let versions = order.compactMap { types[$0] }.filter(\.isVersionedSchema)
-        let versionNames = Set(versions.map(\.name))
-        let versionOf: (ModelClassRecord) -> String? = { record in
-            record.enclosingTypes.last { versionNames.contains($0) }
-        }
+    init(classes all: [ModelClassRecord], schemaTypes: [SchemaTypeRecord], typeAliases: [TypeAliasRecord] = []) {
+        let merged = Self.merged(schemaTypes)
+        let versions = merged.filter(\.isVersionedSchema)
+        let resolver = VersionedSchemaClasses(classes: all, typeAliases: typeAliases, versionNames: Set(versions.map(\.name)))
         var notes: [LoadNote] = []
-        guard all.contains(where: { versionOf($0) != nil }),
-              let latest = Self.latest(of: versions, plans: order.compactMap { types[$0] }.filter(\.isMigrationPlan),
-                                       notes: &notes)
+        guard all.contains(where: { resolver.version(of: $0) != nil }),
+              let latest = Self.latest(of: versions, plans: merged.filter(\.isMigrationPlan), notes: &notes)
         else {
             (classes, self.notes) = Self.withoutDuplicates(all)
             versionName = nil
             return
         }
-        let topLevel = all.filter { versionOf($0) == nil }
-        let nested = all.filter { versionOf($0) == latest.name }
-        var chosen: [ModelClassRecord] = []
-        if let models = latest.models {
-            for path in models {
-                guard let name = path.last else { continue }
-                let qualifier = path.dropLast().last
-                let version = qualifier.flatMap { versionNames.contains($0) ? $0 : nil } ?? latest.name
-                if let found = all.first(where: { $0.name == name && versionOf($0) == version })
-                    ?? topLevel.first(where: { $0.name == name }) {
-                    chosen.append(found)
-                }
+        let topLevel = all.filter { resolver.version(of: $0) == nil }
+        var chosen = resolver.members(of: latest, nested: all.filter { resolver.version(of: $0) == latest.name }).map(\.record)
+        // Top-level classes no version names (or reaches) are outside the versioning: linted with
+        // the latest. (A version's unqualified name means its own nested class when it has one.)
+        var named = Set<SourceLocation>()
+        for version in versions {
+            let nested = all.filter { resolver.version(of: $0) == version.name }
+            for member in resolver.members(of: version, nested: nested) where resolver.version(of: member.record) == nil {
+                named.insert(member.record.location)
             }
-        } else {
-            chosen = nested
         }
-        // Top-level classes no version names are outside the versioning: linted with it. (A
-        // version's unqualified name means its own nested class when it has one.)
-        let named = Set(versions.flatMap { version in
-            (version.models ?? []).filter { $0.count == 1 }.compactMap(\.last).filter { name in
-                !all.contains { $0.name == name && versionOf($0) == version.name }
-            }
-        })
         chosen += topLevel.filter { record in
-            !named.contains(record.name) && !chosen.contains { $0.location == record.location }
+            !named.contains(record.location) && !chosen.contains { $0.location == record.location }
         }
         let (unique, duplicateNotes) = Self.withoutDuplicates(chosen)
         classes = unique
@@ -92,13 +62,29 @@ struct SchemaVersionSelection {
         versionName = latest.name
     }
 
+    /// One record per type name, the facts of its declaration and extensions merged, in the
+    /// order the names first appear.
+    static func merged(_ schemaTypes: [SchemaTypeRecord]) -> [SchemaTypeRecord] {
+        var types: [String: SchemaTypeRecord] = [:]
+        var order: [String] = []
+        for record in schemaTypes {
+            if types[record.name] != nil {
+                types[record.name]!.merge(record)
+            } else {
+                types[record.name] = record
+                order.append(record.name)
+            }
+        }
+        return order.compactMap { types[$0] }
+    }
+
     /// The latest version (see the type's documentation), noting when only names order them.
-    private static func latest(of versions: [SchemaTypeRecord], plans: [SchemaTypeRecord],
+    static func latest(of versions: [SchemaTypeRecord], plans: [SchemaTypeRecord],
                                notes: inout [LoadNote]) -> SchemaTypeRecord? {
         guard !versions.isEmpty else { return nil }
         let byName = Dictionary(versions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for plan in plans {
-            if let last = plan.schemas?.last?.last, let version = byName[last] { return version }
+            if let last = plan.schemas?.last?.name, let version = byName[last] { return version }
         }
         let identified = versions.compactMap { version in version.versionIdentifier.map { (version, $0) } }
         if identified.count == versions.count {

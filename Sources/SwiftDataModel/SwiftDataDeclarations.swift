@@ -106,23 +106,95 @@ struct CloudKitUse: Sendable {
     var location: DataModel.SourceLocation
 }
 
+/// A type named by path as the sources write it (`SchemaV1.Tag` in `SchemaV1.Tag.self`), and where.
+struct TypePath: Hashable, Sendable {
+    var components: [String]
+    var location: DataModel.SourceLocation
+
+    var name: String? { components.last }
+    /// The component before the name (`SchemaV1` in `SchemaV1.Tag`).
+    var qualifier: String? { components.dropLast().last }
+}
+
+/// A `MigrationStage` as written: a `.lightweight(…)`/`.custom(…)` call, an array of stages, a
+/// sum of such arrays, or the name of a static property holding one, resolved once every file
+/// is read (a plan's stages may be declared in an extension in another file).
+indirect enum StageExpression: Sendable {
+    case stage(StageRecord)
+    case list([StageExpression])
+    /// A static property of the plan (`migrateV1toV2`, `Self.migrateV1toV2`).
+    case reference(String)
+    /// Code momlint cannot read without running it.
+    case unreadable
+}
+
+/// `MigrationStage.lightweight(fromVersion: A.self, toVersion: B.self)` or
+/// `.custom(fromVersion:toVersion:willMigrate:didMigrate:)`.
+struct StageRecord: Sendable {
+    var isCustom: Bool
+    var from: TypePath?
+    var to: TypePath?
+    var location: DataModel.SourceLocation
+    var hasWillMigrate: Bool
+    var hasDidMigrate: Bool
+}
+
+/// `typealias Name = Target` (in a versioned schema, an app's module or anywhere).
+struct TypeAliasRecord: Sendable {
+    var name: String
+    var enclosingTypes: [String]
+    var target: [String]
+}
+
+/// `ModelContainer(for: …, migrationPlan: P.self)`: the versioned schema it is made with (from
+/// `Schema(versionedSchema: X.self)` or `Schema(X.models)`), and the plan.
+struct ContainerRecord: Sendable {
+    var schema: TypePath?
+    var plan: TypePath?
+    var location: DataModel.SourceLocation
+}
+
 /// What a type (an enum, struct or class, or an extension of one) says that makes it a
 /// SwiftData `VersionedSchema` or `SchemaMigrationPlan`; a type may be declared in one file and
 /// extended in another, so the reader merges these by name.
 struct SchemaTypeRecord: Sendable {
     var name: String
     var location: DataModel.SourceLocation
+    /// The type's path, itself last (`["Schemas", "V3"]` for `enum V3` in `enum Schemas`): the
+    /// scope its `models` names are looked up in.
+    var scope: [String] = []
     /// Conforms to `VersionedSchema` (in its declaration or an extension).
     var isVersionedSchema = false
     /// Conforms to `SchemaMigrationPlan`.
     var isMigrationPlan = false
     /// `static var versionIdentifier = Schema.Version(2, 0, 0)`: the numbers.
     var versionIdentifier: [Int]?
+    var versionIdentifierLocation: DataModel.SourceLocation?
     /// `static var models: [any PersistentModel.Type] { [Item.self, SchemaV1.Tag.self] }`: each
-    /// entry's type as written, by path components (`["SchemaV1", "Tag"]`).
-    var models: [[String]]?
+    /// entry's type as written.
+    var models: [TypePath]?
     /// `static var schemas: [any VersionedSchema.Type] { [SchemaV1.self, SchemaV2.self] }`.
-    var schemas: [[String]]?
+    var schemas: [TypePath]?
+    /// `static var stages: [MigrationStage] { … }`.
+    var stages: StageExpression?
+    /// Every other static property whose value reads as stages (`static let migrateV1toV2 =
+    /// MigrationStage.lightweight(…)`), by name.
+    var stageProperties: [String: StageExpression] = [:]
+
+    /// `record`'s facts added where this one has none (one type declared and extended).
+    mutating func merge(_ record: SchemaTypeRecord) {
+        if record.scope.count > scope.count { scope = record.scope }
+        isVersionedSchema = isVersionedSchema || record.isVersionedSchema
+        isMigrationPlan = isMigrationPlan || record.isMigrationPlan
+        if versionIdentifier == nil {
+            versionIdentifier = record.versionIdentifier
+            versionIdentifierLocation = record.versionIdentifierLocation
+        }
+        models = models ?? record.models
+        schemas = schemas ?? record.schemas
+        stages = stages ?? record.stages
+        stageProperties.merge(record.stageProperties) { first, _ in first }
+    }
 }
 
 /// What one file declares that the SwiftData reader needs.
@@ -132,4 +204,8 @@ struct SwiftDataFileDeclarations: Sendable {
     /// Types that conform to `VersionedSchema` or `SchemaMigrationPlan`, or declare what they
     /// require, in declaration order.
     var schemaTypes: [SchemaTypeRecord] = []
+    var typeAliases: [TypeAliasRecord] = []
+    var containers: [ContainerRecord] = []
+    /// Every `Schema(versionedSchema: X.self)`: the schema of a container made from a variable.
+    var versionedSchemaUses: [TypePath] = []
 }

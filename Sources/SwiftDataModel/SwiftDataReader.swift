@@ -46,22 +46,18 @@ public struct SwiftDataReader: Sendable {
     /// Builds the model that `files` (already read) declare, named `name` (the path they came
     /// from); nil when they declare no `@Model` class.
     public func read(files: [SwiftSourceFile], name: String) -> (model: Model?, problems: [SourceProblem], notes: [LoadNote]) {
-        var problems: [SourceProblem] = []
-        var allClasses: [ModelClassRecord] = []
-        var cloudKitUses: [CloudKitUse] = []
-        var schemaTypes: [SchemaTypeRecord] = []
-        for file in files {
-            let (tree, locations, problem) = file.parseTree()
-            if let problem { problems.append(problem) }
-            let collector = ModelClassCollector(locations: locations)
-            collector.walk(tree)
-            allClasses += collector.declarations.modelClasses
-            cloudKitUses += collector.declarations.cloudKitUses
-            schemaTypes += collector.declarations.schemaTypes
-        }
-        guard !allClasses.isEmpty else { return (nil, problems, []) }
+        let sources = SwiftDataSources(files: files)
+        let (model, notes) = model(of: sources, name: name)
+        return (model, sources.problems, notes)
+    }
+
+    /// The model of the latest version of `sources` (or of all their classes, unversioned).
+    func model(of sources: SwiftDataSources, name: String) -> (model: Model?, notes: [LoadNote]) {
+        let allClasses = sources.classes
+        guard !allClasses.isEmpty else { return (nil, []) }
         // One version of a versioned schema, and each class name once.
-        let selection = SchemaVersionSelection(classes: allClasses, schemaTypes: schemaTypes)
+        let selection = SchemaVersionSelection(classes: allClasses, schemaTypes: sources.schemaTypes,
+                                               typeAliases: sources.typeAliases)
         let classes = selection.classes
         var notes = selection.notes
         for record in classes where !record.untypedProperties.isEmpty {
@@ -69,17 +65,28 @@ public struct SwiftDataReader: Sendable {
                 "the type of \(record.untypedProperties.map { "'\(record.name).\($0)'" }.joined(separator: ", ")) "
                 + "cannot be told without compiling (no type annotation); add one so momlint can check it"))
         }
-        let syncs = usesCloudKit || cloudKitUses.contains { !Self.isNoDatabase($0.database) }
         let entities = SwiftDataModelBuilder(classes: classes).entities()
-        var xmlAttributes = [XMLAttributes.Attribute(name: "usedWithSwiftData", value: "YES"),
-                             XMLAttributes.Attribute(name: "sourceLanguage", value: "Swift")]
-        if syncs { xmlAttributes.append(XMLAttributes.Attribute(name: "usedWithCloudKit", value: "YES")) }
+        var xmlAttributes = modelAttributes(syncs: syncs(sources))
         if let version = selection.versionName {
             xmlAttributes.append(XMLAttributes.Attribute(name: Self.versionedSchemaKey, value: version))
         }
         let model = Model(file: name, entities: entities, xmlAttributes: XMLAttributes(xmlAttributes),
                           location: SourceLocation(file: name, line: 1, column: 1), origin: .swiftData)
-        return (model, problems, notes)
+        return (model, notes)
+    }
+
+    /// True when the app syncs with CloudKit: the configuration says so, or a
+    /// `ModelConfiguration` names a database.
+    func syncs(_ sources: SwiftDataSources) -> Bool {
+        usesCloudKit || sources.cloudKitUses.contains { !Self.isNoDatabase($0.database) }
+    }
+
+    /// The `<model>` attributes of a model read from Swift.
+    func modelAttributes(syncs: Bool) -> [XMLAttributes.Attribute] {
+        var xmlAttributes = [XMLAttributes.Attribute(name: "usedWithSwiftData", value: "YES"),
+                             XMLAttributes.Attribute(name: "sourceLanguage", value: "Swift")]
+        if syncs { xmlAttributes.append(XMLAttributes.Attribute(name: "usedWithCloudKit", value: "YES")) }
+        return xmlAttributes
     }
 
     /// The model's `xmlAttributes` key naming the `VersionedSchema` linted, when the classes are
@@ -89,5 +96,34 @@ public struct SwiftDataReader: Sendable {
     /// `cloudKitDatabase: .none` (or `ModelConfiguration.CloudKitDatabase.none`) turns sync off.
     private static func isNoDatabase(_ expression: String) -> Bool {
         expression == ".none" || expression.hasSuffix("CloudKitDatabase.none")
+    }
+}
+
+/// What the Swift files of one schema folder declare for SwiftData, each file parsed once.
+struct SwiftDataSources {
+    var classes: [ModelClassRecord] = []
+    var cloudKitUses: [CloudKitUse] = []
+    /// As declared: a type's declaration and extensions are separate records
+    /// (`SchemaVersionSelection.merged` joins them).
+    var schemaTypes: [SchemaTypeRecord] = []
+    var typeAliases: [TypeAliasRecord] = []
+    var containers: [ContainerRecord] = []
+    var versionedSchemaUses: [TypePath] = []
+    var problems: [SourceProblem] = []
+
+    init(files: [SwiftSourceFile]) {
+        for file in files {
+            let (tree, locations, problem) = file.parseTree()
+            if let problem { problems.append(problem) }
+            let collector = ModelClassCollector(locations: locations)
+            collector.walk(tree)
+            let declarations = collector.declarations
+            classes += declarations.modelClasses
+            cloudKitUses += declarations.cloudKitUses
+            schemaTypes += declarations.schemaTypes
+            typeAliases += declarations.typeAliases
+            containers += declarations.containers
+            versionedSchemaUses += declarations.versionedSchemaUses
+        }
     }
 }

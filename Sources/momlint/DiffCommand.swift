@@ -2,6 +2,9 @@ import ArgumentParser
 import DataModel
 import Foundation
 import ModelDiff
+#if !MOMLINT_HOOK_BUILD
+import SwiftDataModel
+#endif
 
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +17,9 @@ struct DiffCommand: ParsableCommand {
             momlint diff BUNDLE --migration-path stepwise compares each version with the next, up to the \
             current one, and --migration-path direct each older version with the current one: every \
             migration of that path, oldest first. \
-            momlint diff --git REV PATH compares PATH as commit REV holds it with the working tree. Each \
+            momlint diff --git REV PATH compares PATH as commit REV holds it with the working tree; \
+            momlint diff --swiftdata DIR V1 V2 compares two VersionedSchemas of the Swift sources under DIR, \
+            each as the Core Data model it compiles to. Each \
             change says whether it changes a version hash, whether lightweight migration can infer it, and \
             whether it loses data (docs/migrations.md). JSON output: docs/schemas/model-diff.schema.json \
             (with --migration-path, an array of such documents). \
@@ -33,6 +38,10 @@ struct DiffCommand: ParsableCommand {
         "Compare PATH as this git revision holds it with the working tree.", valueName: "rev"))
     var revision: String?
 
+    @Option(name: .customLong("swiftdata"), help: ArgumentHelp(
+        "A folder of Swift sources: compare two of its VersionedSchemas, named as the model arguments.", valueName: "dir"))
+    var swiftDataFolder: String?
+
     @Option(help: "The output format: text, json or markdown.")
     var format: Format = .text
 
@@ -49,6 +58,10 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         var standardError = StandardError()
+        if let swiftDataFolder {
+            try runSwiftData(swiftDataFolder)
+            return
+        }
         do {
             if let migrationPath {
                 try printPath(migrationPath)
@@ -106,6 +119,32 @@ struct DiffCommand: ParsableCommand {
             output += Data("]\n".utf8)
             FileHandle.standardOutput.write(output)
         }
+    }
+
+    /// `--swiftdata DIR V1 V2`: the diff comes from `SwiftDataModel`, rendered as any other.
+    private func runSwiftData(_ folder: String) throws {
+        var standardError = StandardError()
+        guard paths.count == 2, revision == nil else {
+            print("error: --swiftdata DIR takes two VersionedSchema names, V1 V2 (and no --git)", to: &standardError)
+            throw ExitCode.inputError
+        }
+        #if MOMLINT_HOOK_BUILD
+        // Exits 2: the hook's build has no Swift parser.
+        _ = try SwiftDataVersionInputs.versions(at: folder)
+        #else
+        let versions = try SwiftDataVersionInputs.versions(at: folder)
+        switch SwiftDataVersionsRendering.diff(in: versions, from: paths[0], to: paths[1]) {
+        case .failure(let failure):
+            print("\(folder): error: \(failure)", to: &standardError)
+            throw ExitCode.inputError
+        case .success(let diff):
+            switch format {
+            case .text: print(DiffRendering.text(diff), terminator: "")
+            case .markdown: print(DiffRendering.markdown(diff), terminator: "")
+            case .json: FileHandle.standardOutput.write(try DiffRendering.json(diff, olderFile: folder, newerFile: folder))
+            }
+        }
+        #endif
     }
 
     private func versions() throws(ModelVersionInputs.Failure) -> (Model, Model) {

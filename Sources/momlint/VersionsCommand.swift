@@ -3,6 +3,10 @@ import DataModel
 import Foundation
 import ModelDiff
 import VersionHashes
+import Linting
+#if !MOMLINT_HOOK_BUILD
+import SwiftDataModel
+#endif
 
 struct VersionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,6 +28,10 @@ struct VersionsCommand: ParsableCommand {
             version hashes and digest as shipped (with its contents, to explain changes), which \
             shipped_version_modified compares with when it exists. --format corestore prints each version's \
             CoreStore VersionLock literal instead. \
+            With --swiftdata DIR instead of a bundle: the VersionedSchemas of the Swift sources under DIR in \
+            the order of their SchemaMigrationPlan's schemas (else by versionIdentifier), each with its \
+            identifier, the digest of the Core Data model it compiles to and its models, and each stage of the \
+            plan with its verdict; --lock writes DIR.momlint-lock.json with every version's entity hashes. \
             Exit codes: 0 listed; 2 bad input.
             """
     )
@@ -33,7 +41,11 @@ struct VersionsCommand: ParsableCommand {
     }
 
     @Argument(help: ArgumentHelp("An .xcdatamodeld bundle.", valueName: "bundle"))
-    var path: String
+    var path: String?
+
+    @Option(name: .customLong("swiftdata"), help: ArgumentHelp(
+        "A folder of Swift sources: list its SwiftData VersionedSchemas and migration stages instead.", valueName: "dir"))
+    var swiftDataFolder: String?
 
     @Option(help: "The output format: table, json, or corestore (each version's CoreStore VersionLock literal).")
     var format: Format = .table
@@ -57,13 +69,25 @@ struct VersionsCommand: ParsableCommand {
 
     func run() throws {
         var standardError = StandardError()
+        if let swiftDataFolder {
+            guard path == nil else {
+                print("error: give a bundle or --swiftdata DIR, not both", to: &standardError)
+                throw ExitCode.inputError
+            }
+            try runSwiftData(swiftDataFolder)
+            return
+        }
+        guard let path else {
+            print("error: name an .xcdatamodeld bundle, or --swiftdata DIR", to: &standardError)
+            throw ExitCode.inputError
+        }
         let bundle: BundleVersions
         let judgedPath: MigrationPath
         do {
-            let configured = try ModelVersionInputs.configuredMigration(ofBundle: self.path, configurationFiles: configurationFiles)
+            let configured = try ModelVersionInputs.configuredMigration(ofBundle: path, configurationFiles: configurationFiles)
             // --order wins over the configuration's order, --migration-path over its path.
             let names = order.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? configured.order
-            bundle = try ModelVersionInputs.bundle(at: self.path, versionOrder: names)
+            bundle = try ModelVersionInputs.bundle(at: path, versionOrder: names)
             judgedPath = migrationPath ?? configured.path ?? .direct
         } catch {
             print(error, to: &standardError)
@@ -107,6 +131,34 @@ struct VersionsCommand: ParsableCommand {
                 throw ExitCode.inputError
             }
         }
+    }
+
+    /// `--swiftdata DIR`: the rendering and the lock come from `SwiftDataModel`.
+    private func runSwiftData(_ folder: String) throws {
+        #if MOMLINT_HOOK_BUILD
+        // Exits 2: the hook's build has no Swift parser.
+        _ = try SwiftDataVersionInputs.versions(at: folder)
+        #else
+        var standardError = StandardError()
+        let versions = try SwiftDataVersionInputs.versions(at: folder)
+        switch format {
+        case .table: print(SwiftDataVersionsRendering.table(versions), terminator: "")
+        case .json: FileHandle.standardOutput.write(try SwiftDataVersionsRendering.json(versions))
+        case .corestore:
+            print(versions.ordered.map { "// \($0.name)\n" + CoreStoreVersionLock.literal($0.hashes) }.joined(separator: "\n"),
+                  terminator: "")
+        }
+        if lock {
+            let lockPath = ShippedVersions.lockFilePath(forBundle: folder)
+            do {
+                try SwiftDataShippedVersions.lock(of: versions).encoded().write(to: URL(fileURLWithPath: lockPath))
+                print("wrote \(lockPath)", to: &standardError)
+            } catch {
+                print("\(lockPath): error: \(error)", to: &standardError)
+                throw ExitCode.inputError
+            }
+        }
+        #endif
     }
 
     /// One migration of the path: from a version to `to`, and what it takes (nil when either

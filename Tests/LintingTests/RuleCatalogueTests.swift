@@ -27,6 +27,10 @@ struct RuleCatalogueTests {
         ("migration_not_inferable", .error), ("migration_required_without_default", .error),
         ("migration_drops_data", .warning), ("migration_unhashed_change", .warning),
         ("shipped_version_modified", .error), ("cloudkit_destructive_change", .error),
+        // Issue 37: a SwiftData folder's VersionedSchemas and migration plans.
+        ("schema_versions_identical", .error), ("schema_version_uses_live_model", .warning),
+        ("migration_stage_not_inferable", .error), ("migration_plan_incomplete", .error),
+        ("schema_version_identifier_reused", .error),
     ]
 
     @Test func catalogueHoldsExactlyThePublishedRules() {
@@ -37,13 +41,20 @@ struct RuleCatalogueTests {
         }
     }
 
-    /// The engine finds the rules over two versions through `asMigrationRule`, which the protocols
-    /// give (not a dynamic cast): exactly the rules of the Migration category.
+    /// The engine finds the rules over two versions through `asMigrationRule`, and the rules over
+    /// a SwiftData folder's versioned schemas through `asSchemaVersionsRule`, which the protocols
+    /// give (not a dynamic cast): together, exactly the rules of the Migration category.
     @Test func theMigrationRulesAreTheMigrationCategory() {
         for rule in RuleCatalogue.all {
-            #expect((rule.init().asMigrationRule != nil) == (rule.description.category == .migration), "\(rule.description.id)")
+            let overVersions = rule.init().asMigrationRule != nil || rule.init().asSchemaVersionsRule != nil
+            #expect(overVersions == (rule.description.category == .migration), "\(rule.description.id)")
         }
         #expect(RuleCatalogue.all.filter { $0.init().asMigrationRule != nil }.count == 6)
+        // The five SwiftData rules, and shipped_version_modified, which checks both.
+        #expect(RuleCatalogue.all.filter { $0.init().asSchemaVersionsRule != nil }.map { $0.description.id } == [
+            "shipped_version_modified", "schema_versions_identical", "schema_version_uses_live_model",
+            "migration_stage_not_inferable", "migration_plan_incomplete", "schema_version_identifier_reused",
+        ])
     }
 
     @Test func idsAreUniqueSnakeCase() {

@@ -13,7 +13,8 @@ struct RuleExampleTests {
         let rule = try #require(RuleCatalogue.rule(id: id))
         let examples = rule.description.triggeringExamples
         #expect(!examples.isEmpty, "'\(id)' has no triggering example")
-        for example in examples {
+        // Swift examples of the SwiftData rules run in SwiftDataVersionExampleTests.
+        for example in examples where example.document != .swiftDataVersions {
             let variants: [ExampleHarness.Variant] = example.document != .currentVersionFile
                 ? ExampleHarness.Variant.allCases : [.asWritten]
             for variant in variants {
@@ -35,6 +36,8 @@ struct RuleExampleTests {
         for example in examples {
             #expect(!example.markedText.contains(RuleExample.marker), "a non-triggering example of '\(id)' has a marker",
                     sourceLocation: location(of: example))
+            // Swift examples of the SwiftData rules run in SwiftDataVersionExampleTests.
+            if example.document == .swiftDataVersions { continue }
             let variants: [ExampleHarness.Variant] = example.document != .currentVersionFile
                 ? ExampleHarness.Variant.allCases : [.asWritten]
             for variant in variants {

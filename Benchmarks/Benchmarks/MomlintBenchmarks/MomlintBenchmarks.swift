@@ -86,6 +86,7 @@ let benchmarks: @Sendable () -> Void = {
     CascadeBenchmarks.register(settings: settings)
     MigrationBenchmarks.register(settings: settings)
     SwiftDataBenchmarks.register(settings: settings)
+    SwiftDataVersionsBenchmarks.register(settings: settings)
 }
 
 /// Two synthetic versions of one size, parsed once by the benchmark's setup and read by its

@@ -4,7 +4,7 @@ import VersionHashes
 
 /// A version other than the current one that differs from what a base revision (or the lock
 /// file) holds: a shipped version edited in place.
-public struct ShippedVersionModifiedRule: MigrationRule {
+public struct ShippedVersionModifiedRule: MigrationRule, SchemaVersionsRule {
     public static let description = RuleDescription(
         id: "shipped_version_modified",
         name: "Shipped Version Modified",
@@ -29,6 +29,13 @@ public struct ShippedVersionModifiedRule: MigrationRule {
             an edit never reaches existing rows (a new default fills only new objects); where it changes \
             how stored values are read, `migration_unhashed_change` says so.
 
+            In a SwiftData folder (`--swiftdata`) each `VersionedSchema` other than the latest is a shipped \
+            version: momlint compiles it to the Core Data model SwiftData builds, as it does the base \
+            revision's sources (or reads the hashes `momlint versions --swiftdata DIR --lock` recorded), \
+            and compares the entity version hashes. Stores the shipped schema wrote then match no schema of \
+            the plan, and SwiftData fails with 134504 ("Cannot use staged migration with an unknown model \
+            version").
+
             Default severity: error. Stores written by the shipped version no longer open at run time.
             """,
         sources: [
@@ -45,6 +52,40 @@ public struct ShippedVersionModifiedRule: MigrationRule {
         category: .migration,
         defaultSeverity: .error,
         triggeringExamples: [
+            // SwiftData: a property added to the shipped SchemaV1 instead of a new version.
+            RuleExample(swift: """
+                enum SchemaV1: VersionedSchema {
+                    static var versionIdentifier = Schema.Version(1, 0, 0)
+                    static var models: [any PersistentModel.Type] { [Item.self] }
+                    @Model final class Item {
+                        var title: String = ""
+                        var ↓done: Bool = false
+                    }
+                }
+                enum SchemaV2: VersionedSchema {
+                    static var versionIdentifier = Schema.Version(2, 0, 0)
+                    static var models: [any PersistentModel.Type] { [Item.self] }
+                    @Model final class Item {
+                        var title: String = ""
+                        var done: Bool = false
+                        var note: String? = nil
+                    }
+                }
+                """, base: """
+                enum SchemaV1: VersionedSchema {
+                    static var versionIdentifier = Schema.Version(1, 0, 0)
+                    static var models: [any PersistentModel.Type] { [Item.self] }
+                    @Model final class Item { var title: String = "" }
+                }
+                enum SchemaV2: VersionedSchema {
+                    static var versionIdentifier = Schema.Version(2, 0, 0)
+                    static var models: [any PersistentModel.Type] { [Item.self] }
+                    @Model final class Item {
+                        var title: String = ""
+                        var done: Bool = false
+                    }
+                }
+                """),
             // An attribute added to the shipped version: 'Task' hashes differently.
             RuleExample(older: """
                 <entity name="Task" representedClassName="Task">
@@ -83,6 +124,28 @@ public struct ShippedVersionModifiedRule: MigrationRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // SwiftData: the shipped SchemaV1 as HEAD holds it, and a new version beside it.
+            RuleExample(swift: """
+                enum SchemaV1: VersionedSchema {
+                    static var versionIdentifier = Schema.Version(1, 0, 0)
+                    static var models: [any PersistentModel.Type] { [Item.self] }
+                    @Model final class Item { var title: String = "" }
+                }
+                enum SchemaV2: VersionedSchema {
+                    static var versionIdentifier = Schema.Version(2, 0, 0)
+                    static var models: [any PersistentModel.Type] { [Item.self] }
+                    @Model final class Item {
+                        var title: String = ""
+                        var done: Bool = false
+                    }
+                }
+                """, base: """
+                enum SchemaV1: VersionedSchema {
+                    static var versionIdentifier = Schema.Version(1, 0, 0)
+                    static var models: [any PersistentModel.Type] { [Item.self] }
+                    @Model final class Item { var title: String = "" }
+                }
+                """),
             // A default value changed in the shipped version: not part of any hash.
             RuleExample(older: """
                 <entity name="Task" representedClassName="Task">
@@ -129,6 +192,20 @@ public struct ShippedVersionModifiedRule: MigrationRule {
 
     public init() {}
 
+    public func violations(in model: LintedModel) -> [Violation] { [] }
+
+    /// A SwiftData folder: each version but the latest against the base's version of that name.
+    public func violations(in versions: SwiftDataVersions) -> [Violation] {
+        guard let base = versions.base, let latest = versions.latest else { return [] }
+        return versions.ordered.filter { $0.name != latest.name && $0.isComplete }.flatMap { version -> [Violation] in
+            let atBase = base.models[version.name]
+            let hashes = base.entityHashes[version.name]
+            guard atBase != nil || hashes != nil else { return [] }
+            return violations(in: MigrationPair(older: version.model, current: latest.model, comparesMigration: false,
+                                                olderAtBase: atBase, baseName: base.name, baseEntityHashes: hashes))
+        }
+    }
+
     public func violations(in pair: MigrationPair) -> [Violation] {
         guard pair.olderAtBase != nil || pair.baseEntityHashes != nil else { return [] }
         let baseName = pair.baseName ?? "the base revision"
@@ -145,6 +222,16 @@ public struct ShippedVersionModifiedRule: MigrationRule {
                 : explained.prefix(3).joined(separator: "; ") + (explained.count > 3 ? "; and \(explained.count - 3) more" : "")
             let location = entity.changes.lazy.compactMap(\.newLocation).first
                 ?? pair.older.entity(named: entity.name)?.location ?? pair.older.location
+            if pair.older.origin == .swiftData {
+                return Violation(
+                    message: "'\(pair.olderName)' is not the latest version but changed since \(baseName): "
+                        + "model class '\(entity.name)' \(entity.what) (\(how)); stores it wrote match no schema of the "
+                        + "migration plan (134504, \"Cannot use staged migration with an unknown model version\"); revert it "
+                        + "and make the change in a new VersionedSchema",
+                    location: location, entityName: entity.name,
+                    propertyName: entity.changes.count == 1 ? entity.changes[0].propertyName : nil,
+                    suggestion: "revert '\(pair.olderName)' to \(baseName)")
+            }
             return Violation(
                 message: "'\(pair.olderName)' is not the current version but changed since \(baseName): "
                     + "entity '\(entity.name)' \(entity.what) (\(how)); stores it wrote match no version in the bundle "
