@@ -46,7 +46,10 @@ enum GitProcess {
     /// Starts git as `run` does and returns at once; `Running.finish()` collects the output. Git
     /// runs meanwhile, until its output fills the pipe (64 KiB on Linux), where it waits for
     /// `finish()`. Nil when git cannot be started.
-    static func start(_ arguments: [String], in folder: String, input: [UInt8]? = nil) -> Running? {
+    /// `objectLimit`, for `cat-file --batch`: each object's size is read from its header as the
+    /// answer arrives, and one over the limit stops git before its bytes are collected.
+    static func start(_ arguments: [String], in folder: String, input: [UInt8]? = nil,
+                      objectLimit: BatchObjectLimit? = nil) -> Running? {
         guard input.map({ $0.count <= maximumInputBytes }) ?? true else { return nil }
         switch GitDirectory.check(from: folder) {
         case .none: return Running(failure: nil)  // not in a repository: nothing is shipped, nothing to say
@@ -88,7 +91,7 @@ enum GitProcess {
         // The child holds its own copies; ours must be closed for `finish` to see the end.
         close(outputPipe[1])
         close(errorPipe[1])
-        return Running(child: child, output: outputPipe[0], errors: errorPipe[0])
+        return Running(child: child, output: outputPipe[0], errors: errorPipe[0], objectLimit: objectLimit)
     }
 
     /// A git process started by `start`, and the read ends of its standard output and error;
@@ -98,14 +101,16 @@ enum GitProcess {
         private var output: Int32
         private var errors: Int32
         private var result: [UInt8]??
+        private let objectLimit: BatchObjectLimit?
         /// Why `finish()` returned nil, in words; nil when it did not, or when the folder is in no
         /// repository (then there is nothing to say).
         private(set) var failure: String?
 
-        fileprivate init(child: pid_t, output: Int32, errors: Int32) {
+        fileprivate init(child: pid_t, output: Int32, errors: Int32, objectLimit: BatchObjectLimit?) {
             self.child = child
             self.output = output
             self.errors = errors
+            self.objectLimit = objectLimit
         }
 
         fileprivate init(failure: String?) {
@@ -113,6 +118,7 @@ enum GitProcess {
             output = -1
             errors = -1
             self.failure = failure
+            objectLimit = nil
             result = .some(nil)
         }
 
@@ -122,7 +128,7 @@ enum GitProcess {
         /// repeat the answer.
         func finish() -> [UInt8]? {
             if let result { return result }
-            let collected = GitProcess.collect(output: output, errors: errors)
+            let collected = GitProcess.collect(output: output, errors: errors, objectLimit: objectLimit)
             close(output)
             close(errors)
             output = -1
@@ -182,7 +188,9 @@ enum GitProcess {
     /// Everything until both pipes end, read as it comes (`poll`), within `timeLimit` and
     /// `maximumOutputBytes`; `stopped` says why reading stopped early (git is then killed), and
     /// at most 4 KiB of standard error is kept.
-    fileprivate static func collect(output: Int32, errors: Int32) -> (output: [UInt8], errors: [UInt8], stopped: String?) {
+    fileprivate static func collect(output: Int32, errors: Int32,
+                                    objectLimit: BatchObjectLimit?) -> (output: [UInt8], errors: [UInt8], stopped: String?) {
+        var objectLimit = objectLimit
         var collected: [UInt8] = []
         var said: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -207,6 +215,9 @@ enum GitProcess {
                         if collected.count > maximumOutputBytes {
                             return (collected, said, "git's answer is over \(maximumOutputBytes) bytes: a committed contents larger than the model size limit")
                         }
+                        if let stop = objectLimit?.stop(reading: collected) {
+                            return (collected, said, stop)
+                        }
                     } else if said.count < 4_096 {
                         said.append(contentsOf: buffer[0..<min(count, 4_096 - said.count)])
                     }
@@ -216,6 +227,37 @@ enum GitProcess {
             }
         }
         return (collected, said, nil)
+    }
+
+    /// Reads the headers of `git cat-file --batch`'s answer as it arrives — each object is
+    /// "<oid> <type> <size>\n", its bytes and "\n"; a name git does not have is a header alone
+    /// (https://git-scm.com/docs/git-cat-file#_batch_output) — so that an object larger than a
+    /// model may be is refused at its header, before gigabytes of it are collected.
+    struct BatchObjectLimit {
+        /// The largest object read: the model size limit, as for a file in the working tree.
+        let maximumObjectBytes: Int
+        /// Where the next header starts in the answer.
+        private var nextHeader = 0
+
+        init(maximumObjectBytes: Int) {
+            self.maximumObjectBytes = maximumObjectBytes
+        }
+
+        /// Why reading stops, when the headers in `answer` so far name an object over the
+        /// limit; nil while every one is within it (a header not yet whole waits for more).
+        mutating func stop(reading answer: [UInt8]) -> String? {
+            while nextHeader < answer.count {
+                guard let lineEnd = answer[nextHeader...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+                let header = answer[nextHeader..<lineEnd].split(separator: UInt8(ascii: " "))
+                nextHeader = lineEnd + 1
+                guard header.count == 3, let size = Int(String(decoding: header[2], as: UTF8.self)) else { continue }
+                if size > maximumObjectBytes {
+                    return "a committed contents is \(size) bytes, over the model size limit of \(maximumObjectBytes) bytes; it was not read"
+                }
+                nextHeader += size + 1
+            }
+            return nil
+        }
     }
 
     /// A pipe whose ends are closed on exec: git gets only the ends `spawn` hands it as 0 and 1

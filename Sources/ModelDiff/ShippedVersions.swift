@@ -209,7 +209,8 @@ public enum ShippedVersions {
         // Names are one per line: a name with a line break cannot be asked this way.
         guard !objects.contains(where: { $0.contains("\n") }) else { return nil }
         return GitProcess.start(["cat-file", "--batch"], in: folder,
-                                input: Array((objects.joined(separator: "\n") + "\n").utf8))
+                                input: Array((objects.joined(separator: "\n") + "\n").utf8),
+                                objectLimit: GitProcess.BatchObjectLimit(maximumObjectBytes: LoadLimits().maximumFileBytes))
     }
 
     /// The blobs of `cat-file --batch`'s `output` for `objects`, as `showAll` gives them.
