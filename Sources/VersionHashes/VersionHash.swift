@@ -24,12 +24,11 @@ public struct VersionHash: Hashable, Sendable, CustomStringConvertible {
         self.word3 = word3
     }
 
-    /// Calls `body` with each word, in order (for writing the hash without an array).
-    func forEachWord(_ body: (UInt64) -> Void) {
-        body(word0)
-        body(word1)
-        body(word2)
-        body(word3)
+    /// Calls `body` with the hash's 32 bytes, in digest order (each word little-endian), in one
+    /// buffer: written into a hash input with one append, not four.
+    func withDigestBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        // A tuple of four `UInt64` is laid out as four consecutive words.
+        withUnsafeBytes(of: (word0.littleEndian, word1.littleEndian, word2.littleEndian, word3.littleEndian)) { body($0) }
     }
 
     /// Nil unless `bytes` holds exactly 32 bytes.

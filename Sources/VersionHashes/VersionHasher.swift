@@ -113,18 +113,25 @@ public enum VersionHasher {
             }
         }
         // In name order; of two properties of one name, the first declared (attributes first).
-        var row: [(entry: RowEntry, order: Int)] = []
-        row.reserveCapacity(entity.attributes.count + entity.relationships.count)
+        // Positions are sorted, not the entries: a tuple of an entry and its position was copied
+        // and destroyed through the runtime's generic tuple witnesses at every step of the sort.
+        var declared: [RowEntry] = []
+        declared.reserveCapacity(entity.attributes.count + entity.relationships.count)
         for (position, attribute) in entity.attributes.enumerated() {
-            row.append((RowEntry(name: attribute.name, hash: result.attributes[position], isTransient: attribute.isTransient), row.count))
+            declared.append(RowEntry(name: attribute.name, hash: result.attributes[position], isTransient: attribute.isTransient))
         }
         for (position, relationship) in entity.relationships.enumerated() {
-            row.append((RowEntry(name: relationship.name, hash: result.relationships[position],
-                                 isTransient: relationship.isTransient), row.count))
+            declared.append(RowEntry(name: relationship.name, hash: result.relationships[position],
+                                     isTransient: relationship.isTransient))
         }
-        row.sort { $0.entry.name == $1.entry.name ? $0.order < $1.order : precedes($0.entry.name, $1.entry.name) }
-        result.row.reserveCapacity(row.count)
-        for item in row where result.row.last?.name != item.entry.name { result.row.append(item.entry) }
+        let order = declared.indices.sorted { left, right in
+            let leftName = declared[left].name, rightName = declared[right].name
+            return leftName == rightName ? left < right : precedes(leftName, rightName)
+        }
+        result.row.reserveCapacity(declared.count)
+        for position in order where result.row.last?.name != declared[position].name {
+            result.row.append(declared[position])
+        }
         return result
     }
 
@@ -548,9 +555,7 @@ struct HashWriter {
     }
 
     mutating func append(_ hash: VersionHash) {
-        hash.forEachWord { word in
-            withUnsafeBytes(of: word.littleEndian) { bytes.append(contentsOf: $0) }
-        }
+        hash.withDigestBytes { bytes.append(contentsOf: $0) }
     }
 
     func sha256() -> VersionHash {
