@@ -341,7 +341,7 @@ public final class SQLiteObjectStore {
 
     /// Runs a change: the one place read-only is enforced, so no new way to change a store
     /// can forget it.
-    private func changing<T>(_ body: (Database) throws -> T) throws -> T {
+    func changing<T>(_ body: (Database) throws -> T) throws -> T {
         guard access != .readOnly else {
             guard queue != nil else { throw closedError }
             throw SQLiteStoreError(.invalidRequest, "the store at '\(path)' is open read-only; open it with access .readWrite to change it")

@@ -19,6 +19,10 @@ public final class SQLiteConformanceStore: ConformanceStore {
     /// own on the same file, through a connection of its own, as a second context on a
     /// coordinator reads and writes the same SQLite file. `store` is the default context.
     private var contexts: [String: SQLiteObjectStore] = [:]
+    /// The child contexts (contract §4.10), by name: each a store on a scratch file holding
+    /// what its parent sees, written again before each request to the child
+    /// (`SQLiteObjectStore.writeView`), so that the child reads through its parent.
+    private var children: [String: ChildContext] = [:]
     /// Reopened with `NSReadOnlyPersistentStoreOption` (contract §4.12): the adapter refuses a
     /// save with changes with 513, as the coordinator does, and never writes.
     private var isReadOnly = false
@@ -37,19 +41,23 @@ public final class SQLiteConformanceStore: ConformanceStore {
         try Self.adapting {
             switch request {
             case .addContext(let name, let parent):
-                guard parent == nil else {
-                    throw StoreAdapterError(.unsupported, "the SQLite store has no child contexts; its adapter lists "
-                        + "'child-contexts' as unsupported")
-                }
-                guard name != ContextDeclaration.defaultName, contexts[name] == nil else {
+                guard name != ContextDeclaration.defaultName, contexts[name] == nil, children[name] == nil else {
                     throw StoreAdapterError(.invalidRequest, "a context named '\(name)' already exists")
                 }
+                if let parent {
+                    try addChild(name, parent: parent)
+                    return .done
+                }
                 contexts[name] = try SQLiteObjectStore(path: store.path, model: model)
+                if !children.isEmpty { contexts[name]!.allowsSetDeletion = false }
                 for context in [store] + contexts.values { context.detectsConflicts = true }
                 return .done
             case .inContext(let name, let inner):
                 guard name != ContextDeclaration.defaultName else { return try answer(inner, in: nil) }
-                guard contexts[name] != nil else { throw StoreAdapterError(.invalidRequest, "no context named '\(name)'") }
+                if children[name] != nil { try readThroughParent(name) }
+                guard contexts[name] != nil || children[name] != nil else {
+                    throw StoreAdapterError(.invalidRequest, "no context named '\(name)'")
+                }
                 return try answer(inner, in: name)
             default:
                 return try answer(request, in: nil)
@@ -60,15 +68,19 @@ public final class SQLiteConformanceStore: ConformanceStore {
     public func close() {
         try? store.close()
         for context in contexts.values { try? context.close() }
+        for child in children.values {
+            try? child.store.close()
+            Self.removeDatabase(at: child.path)
+        }
         if let scratchDirectory { try? FileManager.default.removeItem(at: scratchDirectory) }
     }
 
     /// The store of a context (nil: the default one), its primary-key counters brought up to
     /// the highest any context handed out, so that two contexts never give one key to two objects.
     private func store(of context: String?) -> SQLiteObjectStore {
-        let target = context.flatMap { contexts[$0] } ?? store
-        guard !contexts.isEmpty else { return target }
-        for other in [store] + contexts.values where other !== target {
+        let target = self.store(named: context)
+        guard !contexts.isEmpty || !children.isEmpty else { return target }
+        for other in allStores where other !== target {
             target.context.highestPrimaryKeys = zip(target.context.highestPrimaryKeys, other.context.highestPrimaryKeys).map(max)
         }
         return target
@@ -98,6 +110,17 @@ public final class SQLiteConformanceStore: ConformanceStore {
             try store.delete(try object(name))
             return .done
         case .save(let policy):
+            if let child = contextName.flatMap({ children[$0] }) {
+                // Validated against what the child sees, then the parent's pending changes.
+                let pushed = store.context
+                do {
+                    try store.save(mergePolicy: policy)
+                } catch let refused as SaveFailedError {
+                    return .saveFailed(saveFailure(refused.failure))
+                }
+                try self.store(named: child.parent).receive(pushed)
+                return .saved
+            }
             if isReadOnly && store.hasChanges {
                 return .saveFailed(SaveFailure(code: CoreDataErrorCode.fileWriteNoPermission))
             }
@@ -161,8 +184,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
                 return name
             })
         case .addContext, .inContext:
-            throw StoreAdapterError(.unsupported, "the SQLite store runs one context; its adapter lists 'contexts' and "
-                + "'child-contexts' as unsupported")
+            throw StoreAdapterError(.invalidRequest, "a context request cannot be nested in another; name the context once")
         }
     }
 
@@ -235,6 +257,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
             }
             objectsByName = renamed
             namesByObject = Dictionary(renamed.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            try rebuildChildren()
             try forgetGoneObjects()
             return .done
         }
@@ -257,6 +280,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
         try old.close()
         let reopened = try SQLiteObjectStore(path: old.path, model: model)
         reopened.detectsConflicts = !contexts.isEmpty
+        if !children.isEmpty { reopened.allowsSetDeletion = false }
         if keepingTransients { reopened.context.keptTransients = transients }
         for id in held { _ = try reopened.exists(id) }
         if let contextName { contexts[contextName] = reopened } else { store = reopened }
@@ -266,6 +290,84 @@ public final class SQLiteConformanceStore: ConformanceStore {
     private func reopenEveryContext() throws {
         try reopen()
         for name in contexts.keys.sorted() { try reopen(name) }
+        try rebuildChildren()
+    }
+
+    /// A context that reads through another (contract §4.10); `parent` is the default
+    /// context's name, a context on the store or another child.
+    private struct ChildContext {
+        let parent: String?
+        let path: String
+        var store: SQLiteObjectStore
+    }
+
+    /// The store of a context by name (nil or the default name: the default context).
+    private func store(named name: String?) -> SQLiteObjectStore {
+        guard let name, name != ContextDeclaration.defaultName else { return store }
+        return contexts[name] ?? children[name]?.store ?? store
+    }
+
+    private var allStores: [SQLiteObjectStore] {
+        [store] + contexts.values + children.values.map(\.store)
+    }
+
+    private func addChild(_ name: String, parent: String) throws {
+        let parentName: String? = parent == ContextDeclaration.defaultName ? nil : parent
+        if let parentName, contexts[parentName] == nil, children[parentName] == nil {
+            throw StoreAdapterError(.invalidRequest, "context '\(name)' names '\(parent)' as its parent, and there is no such context")
+        }
+        // A set deletion keeps its keys in its own connection, which a child cannot read through.
+        for context in allStores { context.allowsSetDeletion = false }
+        if let parentName, children[parentName] != nil { try readThroughParent(parentName) }
+        let directory = URL(fileURLWithPath: store.path).deletingLastPathComponent()
+        let path = directory.appendingPathComponent("context-\(UUID().uuidString).sqlite").path
+        children[name] = ChildContext(parent: parentName, path: path, store: try openView(of: parentName, at: path))
+    }
+
+    /// Writes the file a child reads through — what its parent sees now — and opens it.
+    private func openView(of parent: String?, at path: String) throws -> SQLiteObjectStore {
+        Self.removeDatabase(at: path)
+        try store(named: parent).writeView(to: path, model: model)
+        let view = try SQLiteObjectStore(path: path, model: model)
+        view.allowsSetDeletion = false
+        return view
+    }
+
+    /// Before a request to a child: its file is written again from its parent (and the
+    /// parent's from its own, up to a context on the store), and its own context kept, so it
+    /// holds what it read and reads everything else through its parent as the parent is now.
+    private func readThroughParent(_ name: String) throws {
+        guard var child = children[name] else { return }
+        if let parent = child.parent, children[parent] != nil { try readThroughParent(parent) }
+        let held = child.store.context
+        try child.store.close()
+        child.store = try openView(of: child.parent, at: child.path)
+        child.store.context = held
+        children[name] = child
+    }
+
+    /// After a reopen or a migration: every child starts again from its parent, with nothing
+    /// pending, as every other context does.
+    private func rebuildChildren() throws {
+        var done: Set<String> = []
+        func rebuild(_ name: String) throws {
+            guard !done.contains(name), var child = children[name] else { return }
+            if let parent = child.parent { try rebuild(parent) }
+            try child.store.close()
+            child.store = try openView(of: child.parent, at: child.path)
+            children[name] = child
+            done.insert(name)
+        }
+        for name in children.keys.sorted() { try rebuild(name) }
+        if !children.isEmpty {
+            for context in allStores { context.allowsSetDeletion = false }
+            try forgetGoneObjects()
+        }
+    }
+
+    /// Removes a scratch database with its `-wal` and `-shm` files.
+    private static func removeDatabase(at path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     /// Names of objects that are gone stop reaching them. Their IDs keep their names, so a No
@@ -274,7 +376,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
     private func forgetGoneObjects() throws {
         // Asked without reading the objects in: a context reads an object only when a request
         // names it (contract §4.10).
-        for (name, id) in objectsByName where try !([store] + contexts.values).contains(where: { try $0.holdsOrStores(id) }) {
+        for (name, id) in objectsByName where try !allStores.contains(where: { try $0.holdsOrStores(id) }) {
             objectsByName[name] = nil
         }
     }

@@ -20,9 +20,9 @@ public struct SQLiteStoreAdapter: StoreAdapter {
         self.scratchDirectory = scratchDirectory ?? FileManager.default.temporaryDirectory
     }
 
-    /// Contexts on the store run as connections of their own to the scenario's file; child
-    /// contexts (contract 1.4, §4.10) are not implemented and are skipped.
-    public var unsupportedFeatures: Set<Feature> { [.childContexts] }
+    // Every feature is supported (contract 1.4): contexts on the store run as connections of
+    // their own to the scenario's file; a child context reads through its parent from a
+    // scratch file (`SQLiteConformanceStore`) and its save goes to the parent.
 
     public func openStore(_ setup: StoreSetup) throws -> any ConformanceStore {
         let safeID = String(setup.scenarioID.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
