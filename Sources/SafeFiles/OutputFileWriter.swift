@@ -158,7 +158,9 @@ public enum OutputFileWriter {
         finished = true
     }
 
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileAccessError) {
+    /// Writes all of `bytes` to an open descriptor, through short writes, interruptions and a
+    /// non-blocking descriptor; `path` names it in the error.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileAccessError) {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { writeToDescriptor(descriptor, $0.baseAddress!, $0.count) }

@@ -8,6 +8,7 @@ import Darwin
 import Conformance
 import DataModel
 import Foundation
+import SafeFiles
 
 extension StoreDump {
     public enum Format: String, Sendable, CaseIterable {
@@ -140,12 +141,10 @@ private struct SpillBuffer {
             guard file >= 0 else { throw SQLiteStoreError(.database, "cannot make a temporary file for the dump: \(String(cString: strerror(errno)))") }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         }
-        var written = 0
-        while written < memory.count {
-            let count = memory.withUnsafeBytes { writeToFile(file, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw SQLiteStoreError(.database, "cannot write the dump's temporary file: \(String(cString: strerror(errno)))") }
-            written += count
+        do {
+            try OutputFileWriter.writeAll(memory, to: file, path: "the dump's temporary file")
+        } catch {
+            throw SQLiteStoreError(.database, "cannot write the dump's temporary file: \(error.reason)")
         }
         memory.removeAll(keepingCapacity: true)
     }
@@ -170,15 +169,4 @@ private struct SpillBuffer {
         if !memory.isEmpty { try write(memory) }
         memory = []
     }
-}
-
-/// `write(2)`, under a name the buffer's own methods do not hide.
-private func writeToFile(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Darwin)
-    Darwin.write(descriptor, buffer, count)
-    #elseif canImport(Musl)
-    Musl.write(descriptor, buffer, count)
-    #else
-    Glibc.write(descriptor, buffer, count)
-    #endif
 }
