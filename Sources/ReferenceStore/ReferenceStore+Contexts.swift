@@ -81,32 +81,16 @@ extension ReferenceStore {
             var merged = mine
             let entity = schema.entities[mine.entity]
             for (slot, attribute) in entity.attributes.enumerated() where !attribute.isTransient {
-                merged.attributes[slot] = Self.merged(mine: mine.attributes[slot], snapshot: snapshot.attributes[slot],
-                                                      stored: stored.attributes[slot], policy: policy)
+                merged.attributes[slot] = policy.resolved(mine: mine.attributes[slot], read: snapshot.attributes[slot], stored: stored.attributes[slot])
             }
             for slot in entity.relationships.indices {
-                merged.relationships[slot] = Self.merged(mine: mine.relationships[slot], snapshot: snapshot.relationships[slot],
-                                                         stored: stored.relationships[slot], policy: policy)
+                merged.relationships[slot] = policy.resolved(mine: mine.relationships[slot], read: snapshot.relationships[slot], stored: stored.relationships[slot])
             }
             candidate.graph.replace(id, with: merged)
             candidate.saved.replace(id, with: stored)
             candidate.readVersions[id] = versions[id]
         }
         return .merged
-    }
-
-    /// One property of an object in conflict, as the policy resolves it (Apple,
-    /// `NSMergePolicy`): ObjectTrump keeps the context's value where the context changed it and
-    /// takes the store's elsewhere; StoreTrump takes the store's value where the store changed it
-    /// and keeps the context's elsewhere; Overwrite writes every value the context holds;
-    /// Rollback keeps every value the store holds.
-    static func merged<Value: Equatable>(mine: Value, snapshot: Value, stored: Value, policy: MergePolicy) -> Value {
-        switch policy {
-        case .mergeByPropertyObjectTrump: mine != snapshot ? mine : stored
-        case .mergeByPropertyStoreTrump: stored != snapshot ? stored : mine
-        case .overwrite: mine
-        case .rollback, .error: stored
-        }
     }
 
     /// A child context's save: its changes become pending changes of the parent — inserted

@@ -139,12 +139,10 @@ extension SQLiteObjectStore {
             // (not checked by the suite, coredata-semantics open question 13).
             guard let stored, var merged = working.objects[id], !merged.isDeleted else { continue }
             for (slot, attribute) in schema.entities[merged.entity].attributes.enumerated() where !attribute.attribute.isTransient {
-                merged.attributes[slot] = Self.merged(mine: merged.attributes[slot], read: merged.savedAttributes[slot],
-                                                      stored: stored.attributes[slot], policy: policy)
+                merged.attributes[slot] = policy.resolved(mine: merged.attributes[slot], read: merged.savedAttributes[slot], stored: stored.attributes[slot])
             }
             for slot in merged.toOnes.indices {
-                merged.toOnes[slot] = Self.merged(mine: merged.toOnes[slot], read: merged.savedToOnes[slot],
-                                                  stored: stored.toOnes[slot], policy: policy)
+                merged.toOnes[slot] = policy.resolved(mine: merged.toOnes[slot], read: merged.savedToOnes[slot], stored: stored.toOnes[slot])
             }
             merged.savedAttributes = stored.attributes
             merged.savedToOnes = stored.toOnes
@@ -152,17 +150,6 @@ extension SQLiteObjectStore {
             working.objects[id] = merged
         }
         return nil
-    }
-
-    /// One property of an object in conflict, as `policy` resolves it (Apple's `NSMergePolicy`
-    /// pages; coredata-semantics §9).
-    static func merged<Value: Equatable>(mine: Value, read: Value, stored: Value, policy: MergePolicy) -> Value {
-        switch policy {
-        case .mergeByPropertyObjectTrump: mine != read ? mine : stored
-        case .mergeByPropertyStoreTrump: stored != read ? stored : mine
-        case .overwrite: mine
-        case .rollback, .error: stored
-        }
     }
 
     private func value(at path: [String], of id: ObjectID, state: (ObjectID) throws -> ObjectState?,

@@ -14,3 +14,20 @@ public enum MergePolicy: String, CaseIterable, Codable, Hashable, Sendable {
     /// `NSRollbackMergePolicy`: the stored object stays; in-memory changes are discarded.
     case rollback
 }
+
+extension MergePolicy {
+    /// One property of an object in optimistic-locking conflict, as the policy resolves it
+    /// (Apple, `NSMergePolicy`; coredata-semantics §9): ObjectTrump keeps the context's value
+    /// where the context changed it (`mine` differs from `read`, the value it read) and takes the
+    /// store's elsewhere; StoreTrump takes the store's value where the store changed it and keeps
+    /// the context's elsewhere; Overwrite writes every value the context holds; Rollback keeps
+    /// every value the store holds. One definition, so the stores cannot disagree.
+    public func resolved<Value: Equatable>(mine: Value, read: Value, stored: Value) -> Value {
+        switch self {
+        case .mergeByPropertyObjectTrump: mine != read ? mine : stored
+        case .mergeByPropertyStoreTrump: stored != read ? stored : mine
+        case .overwrite: mine
+        case .rollback, .error: stored
+        }
+    }
+}
