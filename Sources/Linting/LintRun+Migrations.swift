@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import ModelDiff
+import VersionHashes
 
 /// How `momlint lint` compares the versions of a bundle.
 public struct MigrationCheckOptions: Sendable {
@@ -116,10 +117,21 @@ extension LintRun {
                 }
             }
             let bundleName = (bundlePath as NSString).lastPathComponent
-            // The version each readable older version migrates to, when that migration is compared.
-            var comparedTarget: [Int: Model] = [:]
-            for step in steps {
-                if let newer = bundle.order[step.newerIndex].model { comparedTarget[step.olderIndex] = newer }
+            // The version (its place in the order) each readable older version migrates to, when
+            // that migration is compared.
+            var comparedTarget: [Int: Int] = [:]
+            for step in steps where bundle.order[step.newerIndex].model != nil {
+                comparedTarget[step.olderIndex] = step.newerIndex
+            }
+            // Each version is hashed once, however many compared migrations it takes part in
+            // (the current version in every direct one; stepwise, a version is the newer of one
+            // step and the older of the next).
+            var versionHashes: [Int: ModelVersionHashes] = [:]
+            func hashes(ofVersionAt index: Int, _ model: Model) -> ModelVersionHashes {
+                if let known = versionHashes[index] { return known }
+                let computed = VersionHasher.hashes(of: model)
+                versionHashes[index] = computed
+                return computed
             }
             // Every readable non-current version is checked against the base
             // (shipped_version_modified); only the migrations of the path asked for are compared
@@ -127,11 +139,14 @@ extension LintRun {
             // started when the bundle was found, may still be reading the base.
             let comparisons = bundle.order.indices.compactMap { index -> MigrationPair? in
                 guard index != bundle.currentOrderIndex, let older = bundle.order[index].model else { return nil }
-                let newer = comparedTarget[index] ?? bundle.current
+                let target = comparedTarget[index]
+                let newer = target.flatMap { bundle.order[$0].model } ?? bundle.current
                 return MigrationPair(
                     older: older, current: newer,
                     hasMappingModel: mappingModelCovers(from: older.version.name, to: newer.version.name, inBundle: bundleName),
-                    comparesMigration: comparedTarget[index] != nil,
+                    comparesMigration: target != nil,
+                    olderHashes: target.map { _ in hashes(ofVersionAt: index, older) },
+                    currentHashes: target.map { hashes(ofVersionAt: $0, newer) },
                     olderIsOrderedAfterCurrent: index > bundle.currentOrderIndex)
             }
             if options.path == .direct, let hint = stepwiseHint(bundle, comparisons, mappings: mappingModels) {

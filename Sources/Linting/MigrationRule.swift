@@ -27,6 +27,10 @@ public struct MigrationPair: Sendable {
     /// are computed from `olderAtBase`.
     public internal(set) var baseEntityHashes: [String: VersionHash]?
 
+    /// The older version's hashes when the caller computed them for the diff (nil otherwise),
+    /// so `shipped_version_modified` does not hash the version again.
+    public let olderHashes: ModelVersionHashes?
+
     /// The version hashes of `olderAtBase`, computed when asked (only
     /// `shipped_version_modified` asks).
     public var baseHashes: ModelVersionHashes? { olderAtBase.map(VersionHasher.hashes(of:)) }
@@ -37,20 +41,24 @@ public struct MigrationPair: Sendable {
 
     /// `hasMappingModel` is asked only when the diff's verdict or findings depend on it
     /// (`SchemaDiff.dependsOnMappingModel`): finding out may mean walking a source tree.
+    /// `olderHashes` and `currentHashes`, when the caller has them, spare the diff hashing a
+    /// version again (a bundle's current version is in every direct migration).
     public init(older: Model, current: Model, hasMappingModel: @autoclosure () -> Bool = false,
-                comparesMigration: Bool = true, olderAtBase: Model? = nil, baseName: String? = nil,
+                comparesMigration: Bool = true, olderHashes: ModelVersionHashes? = nil,
+                currentHashes: ModelVersionHashes? = nil, olderAtBase: Model? = nil, baseName: String? = nil,
                 baseEntityHashes: [String: VersionHash]? = nil, olderIsOrderedAfterCurrent: Bool = false) {
         self.olderIsOrderedAfterCurrent = olderIsOrderedAfterCurrent
         self.older = older
         self.current = current
         if comparesMigration {
-            var diff = SchemaDiff(from: older, to: current)
+            var diff = SchemaDiff(from: older, to: current, olderHashes: olderHashes, newerHashes: currentHashes)
             if diff.dependsOnMappingModel { diff.hasMappingModel = hasMappingModel() }
             self.diff = diff
         } else {
             self.diff = SchemaDiff(notComparing: older, to: current)
         }
         self.comparesMigration = comparesMigration
+        self.olderHashes = olderHashes
         self.olderAtBase = olderAtBase
         self.baseName = baseName
         self.baseEntityHashes = baseEntityHashes

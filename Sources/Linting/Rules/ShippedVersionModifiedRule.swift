@@ -209,7 +209,7 @@ public struct ShippedVersionModifiedRule: MigrationRule, SchemaVersionsRule {
     public func violations(in pair: MigrationPair) -> [Violation] {
         guard pair.olderAtBase != nil || pair.baseEntityHashes != nil else { return [] }
         let baseName = pair.baseName ?? "the base revision"
-        let edited = VersionHasher.hashes(of: pair.older)
+        let edited = pair.olderHashes ?? VersionHasher.hashes(of: pair.older)
         let baseHashes = pair.baseHashes
         // The edit explained change by change, when the base's model is known (git, or a lock
         // file that keeps the text).
