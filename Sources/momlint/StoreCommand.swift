@@ -238,15 +238,16 @@ struct StoreCheckCommand: ParsableCommand {
         do {
             description = try StoreFileDescription.read(path: file)
         } catch {
-            print("\(file): error: \(error.message)", to: &standardError)
+            print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
             throw ExitCode.inputError
         }
         let check = StoreCheck(file: description, bundle: versions,
                                mappings: MappingModels(searching: [ModelPaths.parent(of: versions.bundlePath)]))
         switch format {
         case .text:
-            print("\(file): \(description.summary)")
-            print("\(file): \(check.summary)")
+            let shownFile = PrintableText.bounded(file, limit: 1_000)
+            print("\(shownFile): \(description.summary)")
+            print("\(shownFile): \(check.summary)")
             if !check.identicalVersions.isEmpty {
                 print("note: \(check.identicalVersions.map { "'\($0)'" }.joined(separator: ", ")) hash\(check.identicalVersions.count == 1 ? "es" : "") like it too")
             }
@@ -263,7 +264,7 @@ struct StoreCheckCommand: ParsableCommand {
                 summary: check.summary)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(document) + Data("\n".utf8))
+            try StandardOutput.write(bytes: Array(try encoder.encode(document) + Data("\n".utf8)))
         }
         if check.outcome == .fails { throw ExitCode.findings }
     }
