@@ -19,3 +19,29 @@ public enum UnverifiedRule: String, Sendable, Hashable, CaseIterable, Comparable
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
+
+/// Unverified rules as bits: what the hasher carries for each of a model's many properties,
+/// where a `Set` would be an allocation for every one that has a rule.
+struct UnverifiedRules: OptionSet {
+    let rawValue: UInt8
+
+    init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    init(_ rule: UnverifiedRule) {
+        rawValue = 1 << UInt8(UnverifiedRule.allCases.firstIndex(of: rule)!)
+    }
+
+    static let entityVersionHashModifier = Self(.entityVersionHashModifier)
+    static let externalBinaryStorage = Self(.externalBinaryStorage)
+    static let selfInverseRelationship = Self(.selfInverseRelationship)
+    static let compositeAttribute = Self(.compositeAttribute)
+    static let derivationExpression = Self(.derivationExpression)
+    static let nameOrder = Self(.nameOrder)
+
+    /// The rules, as the results report them.
+    var rules: Set<UnverifiedRule> {
+        Set(UnverifiedRule.allCases.filter { contains(Self($0)) })
+    }
+}

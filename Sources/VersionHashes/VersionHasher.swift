@@ -13,133 +13,24 @@ import DataModel
 /// Conventions: SHA-256 throughout (SHA-512 for the model's digest); a name is its UTF-8 bytes
 /// with no length and no terminator; integers are little-endian.
 public enum VersionHasher {
-    /// Every hash of the model. Entities that cannot be hashed (an unknown attribute type, a
-    /// relationship without a destination, a missing or cyclic parent) have a nil hash and a
-    /// `problem`; the others are unaffected, except their sub-entities, whose hash includes it.
-    public static func hashes(of model: Model) -> ModelVersionHashes {
-        let entities = model.entities
-        let own = ownHashesOfEveryEntity(model)
-        var writer = HashWriter()
-        var isParent = [Bool](repeating: false, count: entities.count)
-        for index in entities.indices {
-            if let parent = model.parentIndex(ofEntityAt: index) { isParent[parent] = true }
-        }
-        var state = EntityState(results: [EntityResult?](repeating: nil, count: entities.count),
-                                visiting: [Bool](repeating: false, count: entities.count),
-                                rows: [Int: [RowEntry]](), isParent: isParent)
-        for index in entities.indices {
-            _ = entityHash(at: index, in: model, own: own, state: &state, writer: &writer)
-        }
-        var hashed: [ModelVersionHashes.EntityHashes] = []
-        hashed.reserveCapacity(entities.count)
-        for (index, entity) in entities.enumerated() {
-            let result = state.results[index]!
-            hashed.append(ModelVersionHashes.EntityHashes(
-                name: entity.name, hash: result.hash, attributeHashes: own[index].attributes,
-                relationshipHashes: own[index].relationships, unverified: result.unverified, problem: result.problem))
-        }
-        return ModelVersionHashes(entities: hashed, digest: digest(of: hashed, writer: &writer))
-    }
-
-    /// Every entity's own property hashes; on a large model, on every core (they depend on
-    /// nothing but the entity, and are most of the work).
-    static func ownHashesOfEveryEntity(_ model: Model) -> [OwnHashes] {
-        let count = model.entities.count
-        guard count >= 512 else {
-            var writer = HashWriter()
-            return model.entities.map { ownHashes(of: $0, in: model, writer: &writer) }
-        }
-        let slots = UnsafeMutablePointer<OwnHashes>.allocate(capacity: count)
-        defer { slots.deallocate() }
-        let shared = SharedSlots(base: slots)
-        let chunkCount = 16
-        ConcurrentWork.perform(iterations: chunkCount) { chunk in
-            var writer = HashWriter()
-            let range = (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount)
-            for index in range {
-                (shared.base + index).initialize(to: ownHashes(of: model.entities[index], in: model, writer: &writer))
-            }
-        }
-        var result: [OwnHashes] = []
-        result.reserveCapacity(count)
-        for index in 0..<count { result.append((slots + index).move()) }
-        return result
-    }
-
-    /// Where each worker of `ownHashesOfEveryEntity` writes its entities' results: every slot
-    /// is written by exactly one worker, and read after all have finished.
-    struct SharedSlots: @unchecked Sendable {
-        let base: UnsafeMutablePointer<OwnHashes>
-    }
-
-    // MARK: Properties
-
-    /// The hashes of the properties an entity declares itself, and the unverified rules they
-    /// went through.
-    struct OwnHashes {
-        var attributes: [VersionHash?]
-        var relationships: [VersionHash?]
-        var unverified: Set<UnverifiedRule>
-        var problem: String?
-        /// The entity's own attributes and relationships in name order, the first of a name only.
-        var row: [RowEntry] = []
-    }
-
-    /// One property of an entity's row: its name, its hash, and whether it is transient.
-    struct RowEntry {
-        var name: String
-        var hash: VersionHash?
-        var isTransient: Bool
-    }
-
-    static func ownHashes(of entity: Entity, in model: Model, writer: inout HashWriter) -> OwnHashes {
-        var result = OwnHashes(attributes: [], relationships: [], unverified: [], problem: nil)
-        result.attributes.reserveCapacity(entity.attributes.count)
-        for attribute in entity.attributes {
-            let hashed = attributeHash(attribute, in: model, writer: &writer)
-            result.attributes.append(hashed.hash)
-            result.unverified.formUnion(hashed.unverified)
-            if hashed.hash == nil, result.problem == nil, !attribute.isTransient {
-                result.problem = "'\(entity.name).\(attribute.name)' \(hashed.problem ?? "has no hash")"
-            }
-        }
-        result.relationships.reserveCapacity(entity.relationships.count)
-        for relationship in entity.relationships {
-            let hashed = relationshipHash(relationship, declaredBy: entity.name, writer: &writer)
-            result.relationships.append(hashed.hash)
-            result.unverified.formUnion(hashed.unverified)
-            if hashed.hash == nil, result.problem == nil, !relationship.isTransient {
-                result.problem = "'\(entity.name).\(relationship.name)' has no destination entity"
-            }
-        }
-        // In name order; of two properties of one name, the first declared (attributes first).
-        // Positions are sorted, not the entries: a tuple of an entry and its position was copied
-        // and destroyed through the runtime's generic tuple witnesses at every step of the sort.
-        var declared: [RowEntry] = []
-        declared.reserveCapacity(entity.attributes.count + entity.relationships.count)
-        for (position, attribute) in entity.attributes.enumerated() {
-            declared.append(RowEntry(name: attribute.name, hash: result.attributes[position], isTransient: attribute.isTransient))
-        }
-        for (position, relationship) in entity.relationships.enumerated() {
-            declared.append(RowEntry(name: relationship.name, hash: result.relationships[position],
-                                     isTransient: relationship.isTransient))
-        }
-        let order = declared.indices.sorted { left, right in
-            let leftName = declared[left].name, rightName = declared[right].name
-            return leftName == rightName ? left < right : precedes(leftName, rightName)
-        }
-        result.row.reserveCapacity(declared.count)
-        for position in order where result.row.last?.name != declared[position].name {
-            result.row.append(declared[position])
-        }
-        return result
-    }
-
     /// A property hash, with the unverified rules it went through, or why it has none.
     public struct PropertyHash: Sendable {
         public var hash: VersionHash?
         public var unverified: Set<UnverifiedRule>
         public var problem: String?
+
+        init(_ hashed: HashedProperty) {
+            hash = hashed.hash
+            unverified = hashed.unverified.rules
+            problem = hashed.problem
+        }
+    }
+
+    /// `PropertyHash` as the hasher passes it around: the rules as bits, not a set to allocate.
+    struct HashedProperty {
+        var hash: VersionHash?
+        var unverified: UnverifiedRules = []
+        var problem: String?
     }
 
     /// `NSAttributeDescription.versionHash`. Apple: the hash "uses the name, optionality,
@@ -148,17 +39,17 @@ public enum VersionHasher {
     /// preserved after deletion. Not included: the default value, the value transformer, the
     /// custom class, validation, indexing and Spotlight flags, the renaming identifier, userInfo.
     ///
-    /// SHA-256 of: the property base hash (`propertyBaseHash`) ‖ the type's code as 4 bytes ‖
+    /// SHA-256 of: the property base hash (`HashWriter.propertyBaseHash`) ‖ the type's code as 4 bytes ‖
     /// `01` when external binary storage is allowed ‖ `01` when preserved after deletion.
     /// A derived attribute hashes its derivation instead (`derivedAttributeHash`); a composite
     /// one its elements (`compositeAttributeHash`).
     public static func attributeHash(_ attribute: Attribute, in model: Model) -> PropertyHash {
         var writer = HashWriter()
-        return attributeHash(attribute, in: model, writer: &writer)
+        return PropertyHash(attributeHash(attribute, in: model, writer: &writer))
     }
 
     static func attributeHash(_ attribute: Attribute, in model: Model, writer: inout HashWriter,
-                              depth: Int = 0) -> PropertyHash {
+                              depth: Int = 0) -> HashedProperty {
         if attribute.isDerived, let expression = attribute.derivationExpression {
             return derivedAttributeHash(expression: expression, writer: &writer)
         }
@@ -167,28 +58,26 @@ public enum VersionHasher {
             return compositeAttributeHash(attribute, in: model, writer: &writer, depth: depth)
         }
         guard let code = typeCode(type) else {
-            return PropertyHash(hash: nil, unverified: [],
-                                problem: "has attribute type '\(type.xmlName)', which Core Data does not know")
+            return HashedProperty(problem: "has attribute type '\(type.xmlName)', which Core Data does not know")
         }
-        let unverified: Set<UnverifiedRule> = attribute.allowsExternalBinaryDataStorage ? [.externalBinaryStorage] : []
+        let unverified: UnverifiedRules = attribute.allowsExternalBinaryDataStorage ? [.externalBinaryStorage] : []
         // Models repeat attributes (an `id`, a `name`, a `createdAt` in many entities): the
         // hash is a function of these inputs alone, so each distinct one is hashed once.
-        let key = AttributeInputs(name: attribute.name, flags: propertyFlags(attribute.isOptional, attribute.isTransient),
-                                  versionHashModifier: attribute.versionHashModifier, typeCode: UInt32(code),
-                                  external: attribute.allowsExternalBinaryDataStorage,
-                                  preserved: attribute.preservesValueInHistoryOnDeletion)
-        if let known = writer.attributeHashes[key] { return PropertyHash(hash: known, unverified: unverified, problem: nil) }
-        let base = propertyBaseHash(name: attribute.name, isOptional: attribute.isOptional,
-                                    isTransient: attribute.isTransient,
-                                    versionHashModifier: attribute.versionHashModifier, writer: &writer)
+        let inputs = AttributeInputs(name: attribute.name, flags: propertyFlags(attribute.isOptional, attribute.isTransient),
+                                     versionHashModifier: attribute.versionHashModifier, typeCode: UInt32(code),
+                                     external: attribute.allowsExternalBinaryDataStorage,
+                                     preserved: attribute.preservesValueInHistoryOnDeletion)
+        if let known = writer.attributeHashes[inputs] { return HashedProperty(hash: known, unverified: unverified) }
+        let base = writer.propertyBaseHash(name: inputs.name, isOptional: attribute.isOptional,
+                                           isTransient: attribute.isTransient, versionHashModifier: inputs.versionHashModifier)
         writer.start()
         writer.append(base)
-        writer.append(UInt32(code))
-        if attribute.allowsExternalBinaryDataStorage { writer.append(byte: 1) }
-        if attribute.preservesValueInHistoryOnDeletion { writer.append(byte: 1) }
+        writer.append(inputs.typeCode)
+        if inputs.external { writer.append(byte: 1) }
+        if inputs.preserved { writer.append(byte: 1) }
         let hash = writer.sha256()
-        writer.attributeHashes[key] = hash
-        return PropertyHash(hash: hash, unverified: unverified, problem: nil)
+        writer.attributeHashes[inputs] = hash
+        return HashedProperty(hash: hash, unverified: unverified)
     }
 
     /// Everything an attribute's hash is computed from (not derived, not composite).
@@ -234,12 +123,11 @@ public enum VersionHasher {
     /// ending in `.@count`, which Core Data writes as `count:(path)`; every other derivation is
     /// hashed as written (`UnverifiedRule.derivationExpression`), and a filtering predicate,
     /// which `contents` files do not carry, is not fed in.
-    static func derivedAttributeHash(expression: String, writer: inout HashWriter) -> PropertyHash {
+    static func derivedAttributeHash(expression: String, writer: inout HashWriter) -> HashedProperty {
         let canonical = canonicalDerivation(expression)
         writer.start()
         writer.append(canonical.text)
-        return PropertyHash(hash: writer.sha256(), unverified: canonical.verified ? [] : [.derivationExpression],
-                            problem: nil)
+        return HashedProperty(hash: writer.sha256(), unverified: canonical.verified ? [] : [.derivationExpression])
     }
 
     /// The text Core Data hashes for a derivation: `path.@count` → `count:(path)` (verified),
@@ -257,9 +145,9 @@ public enum VersionHasher {
     /// hashes of its leaf element attributes, nested composites flattened, in name order,
     /// transient ones skipped.
     static func compositeAttributeHash(_ attribute: Attribute, in model: Model, writer: inout HashWriter,
-                                       depth: Int) -> PropertyHash {
+                                       depth: Int) -> HashedProperty {
         var leaves: [(name: String, hash: VersionHash)] = []
-        var unverified: Set<UnverifiedRule> = [.compositeAttribute]
+        var unverified: UnverifiedRules = [.compositeAttribute]
         func collect(_ compositeName: String?, depth: Int) -> String? {
             guard depth < 32 else { return "nests composites more than 32 deep" }
             guard let compositeName, let composite = model.composites.first(where: { $0.name == compositeName }) else {
@@ -278,12 +166,12 @@ public enum VersionHasher {
             return nil
         }
         if let problem = collect(attribute.compositeName, depth: depth) {
-            return PropertyHash(hash: nil, unverified: unverified, problem: problem)
+            return HashedProperty(unverified: unverified, problem: problem)
         }
         leaves.sort { precedes($0.name, $1.name) }
         writer.start()
         for leaf in leaves { writer.append(leaf.hash) }
-        return PropertyHash(hash: writer.sha256(), unverified: unverified, problem: nil)
+        return HashedProperty(hash: writer.sha256(), unverified: unverified)
     }
 
     /// `NSRelationshipDescription.versionHash`. Apple: besides the property's own inputs, "the
@@ -297,24 +185,23 @@ public enum VersionHasher {
     /// (unbounded) for a to-many, an absent `minCount` 0.
     public static func relationshipHash(_ relationship: Relationship, declaredBy entityName: String) -> PropertyHash {
         var writer = HashWriter()
-        return relationshipHash(relationship, declaredBy: entityName, writer: &writer)
+        return PropertyHash(relationshipHash(relationship, declaredBy: entityName, writer: &writer))
     }
 
     static func relationshipHash(_ relationship: Relationship, declaredBy entityName: String,
-                                 writer: inout HashWriter) -> PropertyHash {
+                                 writer: inout HashWriter) -> HashedProperty {
         guard let destination = relationship.destinationEntityName, !destination.isEmpty else {
-            return PropertyHash(hash: nil, unverified: [], problem: "has no destination entity")
+            return HashedProperty(problem: "has no destination entity")
         }
-        let base = propertyBaseHash(name: relationship.name, isOptional: relationship.isOptional,
-                                    isTransient: relationship.isTransient,
-                                    versionHashModifier: relationship.versionHashModifier, writer: &writer)
-        var unverified: Set<UnverifiedRule> = []
+        let base = writer.propertyBaseHash(name: relationship.name, isOptional: relationship.isOptional,
+                                           isTransient: relationship.isTransient,
+                                           versionHashModifier: relationship.versionHashModifier)
+        var unverified: UnverifiedRules = []
         writer.start()
         writer.append(base)
         writer.append(destination)
         if let inverse = relationship.inverseName, !inverse.isEmpty {
-            let inverseEntity = relationship.inverseEntityName ?? destination
-            if inverse == relationship.name && inverseEntity == entityName {
+            if inverse == relationship.name && (relationship.inverseEntityName ?? destination) == entityName {
                 unverified.insert(.selfInverseRelationship)
             } else {
                 writer.append(inverse)
@@ -327,30 +214,10 @@ public enum VersionHasher {
             writer.append(byte: 1)
             writer.append(byte: 0)
         }
-        return PropertyHash(hash: writer.sha256(), unverified: unverified, problem: nil)
-    }
-
-    /// `NSPropertyDescription.versionHash`, the start of every attribute's and relationship's:
-    /// SHA-256 of the name ‖ a 2-byte flag word (bit 0 optional, bit 1 transient, bit 2
-    /// read-only, which `contents` files never set) ‖ the `versionHashModifier`, when set.
-    static func propertyBaseHash(name: String, isOptional: Bool, isTransient: Bool, versionHashModifier: String?,
-                                 writer: inout HashWriter) -> VersionHash {
-        // Not remembered by its inputs: relationships, the only other callers, seldom repeat theirs
-        // (each names its destination), and remembering cost more than it saved.
-        writer.start()
-        writer.append(name)
-        writer.append(propertyFlags(isOptional, isTransient))
-        if let versionHashModifier, !versionHashModifier.isEmpty { writer.append(versionHashModifier) }
-        return writer.sha256()
+        return HashedProperty(hash: writer.sha256(), unverified: unverified)
     }
 
     // MARK: Entities
-
-    struct EntityResult {
-        var hash: VersionHash?
-        var unverified: Set<UnverifiedRule>
-        var problem: String?
-    }
 
     /// `NSEntityDescription.versionHash`. Apple: it uses "the name of the entity, the version
     /// hash of its parent entity (if any), whether it is abstract, the version hash modifier,
@@ -363,98 +230,30 @@ public enum VersionHasher {
     /// properties skipped ‖ its `versionHashModifier`, when set
     /// (`UnverifiedRule.entityVersionHashModifier`) ‖ when it declares uniqueness constraints
     /// itself, each constraint's property names joined with `.`, the strings sorted.
-    struct EntityState {
-        var results: [EntityResult?]
-        var visiting: [Bool]
-        /// The whole row (own and inherited, transient included) of each entity that is a parent.
-        var rows: [Int: [RowEntry]]
-        var isParent: [Bool]
-    }
-
-    static func entityHash(at index: Int, in model: Model, own: [OwnHashes], state: inout EntityState,
-                           writer: inout HashWriter) -> EntityResult {
-        if let done = state.results[index] { return done }
-        let entity = model.entities[index]
-        func finish(_ result: EntityResult) -> EntityResult {
-            state.results[index] = result
-            return result
-        }
-        guard !state.visiting[index] else {
-            return EntityResult(hash: nil, unverified: [], problem: "'\(entity.name)' inherits from itself")
-        }
-        var unverified = own[index].unverified
-        var parentHash: VersionHash?
-        // Own properties first, then the parent's whole row; of one name, the own one.
-        var row = own[index].row
-        if let parentName = entity.parentEntityName {
-            guard let parentIndex = model.parentIndex(ofEntityAt: index) else {
-                return finish(EntityResult(hash: nil, unverified: unverified,
-                    problem: "'\(entity.name)' names parent entity '\(parentName)', which the model does not have"))
-            }
-            state.visiting[index] = true
-            let parent = entityHash(at: parentIndex, in: model, own: own, state: &state, writer: &writer)
-            state.visiting[index] = false
-            if let done = state.results[index] { return done }
-            guard let hash = parent.hash, let parentRow = state.rows[parentIndex] else {
-                return finish(EntityResult(hash: nil, unverified: unverified,
-                    problem: parent.problem.map { "its parent cannot be hashed: \($0)" }
-                        ?? "'\(entity.name)' inherits from itself"))
-            }
-            parentHash = hash
-            unverified.formUnion(parent.unverified)
-            row = merged(row, parentRow)
-        }
-        if state.isParent[index] { state.rows[index] = row }
-        if let problem = own[index].problem {
-            return finish(EntityResult(hash: nil, unverified: unverified, problem: problem))
-        }
+    ///
+    /// `storedHashes` are those of the properties it has that are not transient, in name order
+    /// (`ModelHashing` finds them, with their inheritance).
+    static func entityHash(of entity: Entity, parentHash: VersionHash?, storedHashes: [VersionHash],
+                           writer: inout HashWriter) -> (hash: VersionHash, unverified: UnverifiedRules) {
+        var unverified: UnverifiedRules = []
         writer.start()
         writer.append(entity.name)
         writer.append(byte: entity.isAbstract ? 1 : 0)
         if let parentHash { writer.append(parentHash) }
-        var storedNames: [String] = []
-        storedNames.reserveCapacity(row.count)
-        for property in row where !property.isTransient {
-            // Inherited properties were hashed with their declaring entity, whose problems
-            // made the parent's hash nil above.
-            guard let hash = property.hash else {
-                return finish(EntityResult(hash: nil, unverified: unverified,
-                                           problem: "'\(entity.name).\(property.name)' has no hash"))
-            }
-            writer.append(hash)
-            storedNames.append(property.name)
-        }
-        if orderIsUnverified(storedNames) { unverified.insert(.nameOrder) }
+        for hash in storedHashes { writer.append(hash) }
         if let modifier = entity.versionHashModifier, !modifier.isEmpty {
             writer.append(modifier)
             unverified.insert(.entityVersionHashModifier)
         }
-        if !entity.uniquenessConstraints.isEmpty {
-            let constraints = entity.uniquenessConstraints.map { $0.propertyNames.joined(separator: ".") }
-                .sorted(by: precedes)
-            for constraint in constraints { writer.append(constraint) }
-        }
-        return finish(EntityResult(hash: writer.sha256(), unverified: unverified, problem: nil))
-    }
-
-    /// Two rows in name order merged into one: of two properties of one name, `own`'s.
-    static func merged(_ own: [RowEntry], _ inherited: [RowEntry]) -> [RowEntry] {
-        guard !own.isEmpty else { return inherited }
-        guard !inherited.isEmpty else { return own }
-        var result: [RowEntry] = []
-        result.reserveCapacity(own.count + inherited.count)
-        var i = 0, j = 0
-        while i < own.count || j < inherited.count {
-            if j == inherited.count || (i < own.count && !precedes(inherited[j].name, own[i].name)) {
-                if j < inherited.count && inherited[j].name == own[i].name { j += 1 }
-                result.append(own[i])
-                i += 1
-            } else {
-                result.append(inherited[j])
-                j += 1
+        let constraints = entity.uniquenessConstraints
+        if constraints.count == 1 {
+            writer.appendJoined(constraints[0].propertyNames, separator: ".")
+        } else if !constraints.isEmpty {
+            for constraint in constraints.map({ $0.propertyNames.joined(separator: ".") }).sorted(by: precedes) {
+                writer.append(constraint)
             }
         }
-        return result
+        return (writer.sha256(), unverified)
     }
 
     // MARK: The model
@@ -462,118 +261,59 @@ public enum VersionHasher {
     /// `NSStoreModelVersionHashesDigest`: SHA-512 of, for every entity in name order, its name ‖
     /// its hash (the first entity of each name). Nil when some entity has no hash.
     static func digest(of entities: [ModelVersionHashes.EntityHashes], writer: inout HashWriter) -> ModelDigest? {
-        var byName: [String: VersionHash] = [:]
-        byName.reserveCapacity(entities.count)
+        var names = NameTable()
         for entity in entities {
-            guard let hash = entity.hash else { return nil }
-            if byName[entity.name] == nil { byName[entity.name] = hash }
+            guard entity.hash != nil else { return nil }
+            names.append(entity.name)
         }
         writer.start()
-        for name in byName.keys.sorted(by: precedes) {
-            writer.append(name)
-            writer.append(byName[name]!)
+        let order = names.positionsInNameOrder(firstOfEachName: true)
+        names.withNames { name in
+            for position in order {
+                writer.append(name(position))
+                writer.append(entities[position].hash!)
+            }
         }
         return writer.sha512()
     }
 
     /// Name order as Core Data sorts: by UTF-16 code unit, case-sensitive.
     public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        let decided = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in nameOrder(left, right) < 0 }
+        }
+        return (decided ?? nil) ?? lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
+    }
+
+    /// Core Data's name order of two names given as UTF-8: negative when `left` comes first,
+    /// zero when they are equal.
+    static func nameOrder(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
         // UTF-8 bytes sort as code points, which sort as UTF-16 code units except where a
         // character above U+FFFF meets one from U+E000 to U+FFFF (lead bytes EE and up on both
         // sides): only then are the UTF-16 units compared.
-        var lhs = lhs, rhs = rhs
-        let decided: Bool? = lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                let common = min(left.count, right.count)
-                var index = 0
-                while index < common {
-                    let l = left[index], r = right[index]
-                    if l != r { return l >= 0xEE && r >= 0xEE ? nil : l < r }
-                    index += 1
-                }
-                return left.count < right.count
+        let common = min(left.count, right.count)
+        var index = 0
+        while index < common {
+            let l = left[index], r = right[index]
+            if l != r {
+                guard l >= 0xEE && r >= 0xEE else { return l < r ? -1 : 1 }
+                let leftUnits = String(decoding: left, as: UTF8.self).utf16
+                let rightUnits = String(decoding: right, as: UTF8.self).utf16
+                return leftUnits.lexicographicallyPrecedes(rightUnits) ? -1 : 1
             }
+            index += 1
         }
-        return decided ?? lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
+        return left.count - right.count
     }
 
-    /// True when names in this order are not all ASCII, or two neighbours would swap under a
-    /// case-insensitive comparison: the cases no ground truth has covered.
-    static func orderIsUnverified(_ names: [String]) -> Bool {
-        var previous: String?
-        for var name in names {
-            let ascii = name.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
-            guard ascii else { return true }
-            if var before = previous {
-                let swaps = before.withUTF8 { left in
-                    name.withUTF8 { right in
-                        // Does `right` come before `left` when case is ignored?
-                        let lowered = { (byte: UInt8) in byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-                        for (l, r) in zip(left, right) where lowered(l) != lowered(r) { return lowered(r) < lowered(l) }
-                        return right.count < left.count
-                    }
-                }
-                if swaps { return true }
-            }
-            previous = name
-        }
-        return false
-    }
-}
-
-/// The bytes of one hash input, in a buffer kept between hashes so that hashing a large model
-/// allocates once.
-struct HashWriter {
-    private var bytes: [UInt8] = []
-    /// Attribute hashes already computed by this writer, by their inputs
-    /// (`VersionHasher.AttributeInputs`): the same inputs always give the same hash.
-    var attributeHashes: [VersionHasher.AttributeInputs: VersionHash] = [:]
-
-    init() {
-        bytes.reserveCapacity(256)
-    }
-
-    mutating func start() {
-        bytes.removeAll(keepingCapacity: true)
-    }
-
-    mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    mutating func append(byte: UInt8) {
-        bytes.append(byte)
-    }
-
-    mutating func append(_ value: UInt16) {
-        bytes.append(UInt8(truncatingIfNeeded: value))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-    }
-
-    mutating func append(_ value: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-    }
-
-    mutating func append(_ hash: VersionHash) {
-        hash.withDigestBytes { bytes.append(contentsOf: $0) }
-    }
-
-    func sha256() -> VersionHash {
-        // `update(bufferPointer:)`, not the generic `hash(data:)`: no `DataProtocol` walk per hash.
-        var hasher = SHA256()
-        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return hasher.finalize().withUnsafeBytes { raw in
-            VersionHash(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
-                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
-                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
-        }
-    }
-
-    func sha512() -> ModelDigest? {
-        var hasher = SHA512()
-        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return ModelDigest(bytes: Array(hasher.finalize()))
+    /// True when `name` is not all ASCII, or comes before `previous` when case is ignored: a
+    /// place in a name order that no ground truth has covered (`UnverifiedRule.nameOrder`).
+    static func orderIsUnverified(after previous: UnsafeBufferPointer<UInt8>?, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.allSatisfy({ $0 < 0x80 }) else { return true }
+        guard let previous else { return false }
+        let lowered = { (byte: UInt8) in byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        for (l, r) in zip(previous, name) where lowered(l) != lowered(r) { return lowered(r) < lowered(l) }
+        return name.count < previous.count
     }
 }
 
