@@ -51,9 +51,6 @@ struct ModelIndex: Equatable, Sendable {
     /// reads memory in order instead of visiting every property's block.
     var propertyNames: [String] = []
     var slots: [EntitySlots] = []
-    /// Each relationship's declaration, found by the identity of its storage (see
-    /// `RelationshipPositions`); made the first time anyone asks.
-    var relationshipPositions = RelationshipPositions()
     /// Per relationship, in document order: where the relationship its `inverseName` names is
     /// declared. Resolved once here because nearly every relationship rule asks.
     var inversePositions: [RelationshipPosition?] = []
