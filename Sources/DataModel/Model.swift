@@ -53,11 +53,16 @@ public struct Model: Sendable {
         let location: SourceLocation
         let origin: ModelOrigin
         let index: ModelIndex
+        /// Each relationship's declaration, found by the identity of its storage; made the first
+        /// time anyone asks. Kept here, beside the index rather than in it: it answers by
+        /// identity, so two equal indexes read separately answer differently, and `ModelIndex`'s
+        /// equality compares values only.
+        let relationshipPositions: RelationshipPositions
 
         init(file: String, version: ModelVersion, entities: [Entity], configurations: [Configuration],
              fetchRequests: [FetchRequest], composites: [Composite], userInfo: UserInfo,
              unknownElements: [UnknownElement], xmlAttributes: XMLAttributes, location: SourceLocation,
-             index: ModelIndex, origin: ModelOrigin) {
+             index: ModelIndex, relationshipPositions: RelationshipPositions, origin: ModelOrigin) {
             self.origin = origin
             self.file = file
             self.version = version
@@ -78,6 +83,7 @@ public struct Model: Sendable {
             self.xmlAttributes = xmlAttributes
             self.location = location
             self.index = index
+            self.relationshipPositions = relationshipPositions
         }
     }
 
@@ -106,7 +112,8 @@ public struct Model: Sendable {
     }
 
     /// The loader's way in: `index`, when given, was built while the document was read (see
-    /// `ContentsReader`); nil builds it here from `entities`.
+    /// `ContentsReader`); nil builds it here from `entities`. `relationshipPositions`, when
+    /// given, is the positions found through `index` by another model sharing it.
     init(
         file: String,
         version: ModelVersion?,
@@ -119,16 +126,23 @@ public struct Model: Sendable {
         xmlAttributes: XMLAttributes,
         location: SourceLocation?,
         index: ModelIndex?,
+        relationshipPositions: RelationshipPositions? = nil,
         origin: ModelOrigin = .contentsFile
     ) {
-        // An index built from other entities would answer wrongly for every one of them.
-        let tables = if let index, index.entityCount == entities.count { index } else { ModelIndex(entities: entities) }
+        // An index built from other entities would answer wrongly for every one of them, and so
+        // would the positions found through it.
+        let (tables, positions) = if let index, index.entityCount == entities.count {
+            (index, relationshipPositions ?? RelationshipPositions())
+        } else {
+            (ModelIndex(entities: entities), RelationshipPositions())
+        }
         storage = Storage(
             file: file,
             version: version ?? ModelVersion(bundlePath: nil, name: "", bundleVersionNames: [], selection: .standalone),
             entities: entities, configurations: configurations, fetchRequests: fetchRequests, composites: composites,
             userInfo: userInfo, unknownElements: unknownElements, xmlAttributes: xmlAttributes,
-            location: location ?? SourceLocation(file: file, line: 1, column: 1), index: tables, origin: origin)
+            location: location ?? SourceLocation(file: file, line: 1, column: 1), index: tables,
+            relationshipPositions: positions, origin: origin)
     }
 
     /// The same model as another version of its bundle sees it (the loader's view of which
@@ -137,7 +151,7 @@ public struct Model: Sendable {
         Model(file: file, version: version, entities: entities, configurations: configurations,
               fetchRequests: fetchRequests, composites: composites, userInfo: userInfo,
               unknownElements: unknownElements, xmlAttributes: xmlAttributes, location: location,
-              index: index, origin: origin)
+              index: index, relationshipPositions: storage.relationshipPositions, origin: origin)
     }
 
     // MARK: Entities
@@ -285,7 +299,7 @@ public struct Model: Sendable {
     /// model's own (built elsewhere, or changed since it was read from the model), or that the
     /// model holds at more than one position.
     public func position(of relationship: Relationship) -> RelationshipPosition? {
-        index.relationshipPositions.position(of: relationship, in: index)
+        storage.relationshipPositions.position(of: relationship, in: index)
     }
 
     /// The relationship at `position`, read from the model's flat table.

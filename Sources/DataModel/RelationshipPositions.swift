@@ -10,14 +10,14 @@ import Foundation
 /// the model's own relationships through their positions and seldom asks, and a table of
 /// every relationship cost the loader two insertions per relationship (one per part, one
 /// when the parts were joined), the second on one core while the other waited.
-final class RelationshipPositions: Equatable, @unchecked Sendable {
+///
+/// Not `Equatable`, and not part of `ModelIndex` (whose equality compares values): it answers by
+/// identity, so the same model read twice has two tables that answer differently. Each model
+/// keeps it beside its index (`Model`'s storage), shared by the copies that share the index.
+final class RelationshipPositions: @unchecked Sendable {
     // @unchecked: `table` is read and written only with `lock` held.
     private let lock = NSLock()
     private var table: [ObjectIdentifier: RelationshipPosition?]?
-
-    /// Always equal: the table is made from the other tables of its index (`slots`,
-    /// `relationships`), which `ModelIndex`'s equality compares, whether or not it is made yet.
-    static func == (lhs: RelationshipPositions, rhs: RelationshipPositions) -> Bool { true }
 
     /// Where `relationship` is declared in the model whose tables are `index`; nil when it is
     /// not one of them, or is held at more than one position.

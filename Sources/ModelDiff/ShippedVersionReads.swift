@@ -15,18 +15,24 @@ public final class ShippedVersionReads: @unchecked Sendable {
         /// Git could not be asked: nothing is shipped. The reason, in words, when there is one
         /// to give (git failed in a repository); nil outside any repository.
         case gitFailed(String?)
-        /// The file in `HEAD` and in the index; nil where git has none.
+        /// The file in `HEAD` and in the index; nil where git has none (for `HEAD`: the file was
+        /// added since).
         case blobs(committed: [UInt8]?, staged: [UInt8]?)
+        /// `HEAD` lists the file but git does not have its object (a damaged or partial clone).
+        case objectMissing
     }
 
     /// One bundle's read: its git process, then, once collected, an answer per version.
     private final class Read: @unchecked Sendable {
         let versions: [String]
+        /// The bundle folder git runs in.
+        let folder: String
         let git: GitProcess.Running
         var answers: [String: Answer]?
 
-        init(versions: [String], git: GitProcess.Running) {
+        init(versions: [String], folder: String, git: GitProcess.Running) {
             self.versions = versions
+            self.folder = folder
             self.git = git
         }
     }
@@ -54,10 +60,11 @@ public final class ShippedVersionReads: @unchecked Sendable {
         defer { lock.unlock() }
         // A search that finds many bundles starts only the first few at once; the rest are read
         // when compared, one git process at a time.
+        let folder = bundle.isEmpty ? "." : bundle
         guard reads[bundle] == nil, reads.count < Self.maximumStarted,
-              let git = ShippedVersions.startShowingAll(Self.objectNames(of: versions), in: bundle.isEmpty ? "." : bundle)
+              let git = ShippedVersions.startShowingAll(Self.objectNames(of: versions.map(Self.contentsPath)), in: folder)
         else { return }
-        reads[bundle] = Read(versions: versions, git: git)
+        reads[bundle] = Read(versions: versions, folder: folder, git: git)
     }
 
     /// The answer for version `versionName` of `bundle`, waiting for its git process the first
@@ -67,19 +74,36 @@ public final class ShippedVersionReads: @unchecked Sendable {
         defer { lock.unlock() }
         guard let read = reads[bundle] else { return nil }
         if read.answers == nil {
-            let output = read.git.finish()
-            let blobs = ShippedVersions.blobs(in: output, for: Self.objectNames(of: read.versions))
-            let failure = output == nil ? read.git.failure : "git's answer could not be read"
-            read.answers = Dictionary(uniqueKeysWithValues: read.versions.enumerated().map { index, version in
-                (version, blobs.map { .blobs(committed: $0[2 * index], staged: $0[2 * index + 1]) } ?? .gitFailed(failure))
-            })
+            let answers = Self.answers(read.git, for: read.versions.map(Self.contentsPath), in: read.folder)
+            read.answers = Dictionary(uniqueKeysWithValues: zip(read.versions, answers))
         }
         return read.answers?[versionName]
     }
 
-    /// Each version's committed and staged `contents`, relative to the bundle folder, which git
-    /// is run in.
-    private static func objectNames(of versions: [String]) -> [String] {
-        versions.flatMap { ["HEAD:./\($0).xcdatamodel/contents", ":./\($0).xcdatamodel/contents"] }
+    /// What git answered for each of `files` (paths below `folder`), collected from `git`, a
+    /// `cat-file --batch` asked for `objectNames(of: files)`. `cat-file` says "missing" both for a
+    /// file `HEAD` does not hold (added since) and for one whose object is gone; a tree names a
+    /// file whether or not git has its object, so one `git ls-tree` over the missing files tells
+    /// the two apart.
+    static func answers(_ git: GitProcess.Running, for files: [String], in folder: String) -> [Answer] {
+        let output = git.finish()
+        guard let blobs = ShippedVersions.blobs(in: output, for: objectNames(of: files)) else {
+            let failure = output == nil ? git.failure : "git's answer could not be read"
+            return files.map { _ in .gitFailed(failure) }
+        }
+        let listed = ShippedVersions.listedInHEAD(files.indices.filter { blobs[2 * $0] == nil }.map { files[$0] }, in: folder)
+        return files.indices.map { index in
+            listed.contains(files[index]) ? .objectMissing : .blobs(committed: blobs[2 * index], staged: blobs[2 * index + 1])
+        }
+    }
+
+    /// Each file's committed and staged object, for paths relative to the folder git is run in.
+    static func objectNames(of files: [String]) -> [String] {
+        files.flatMap { ["HEAD:./\($0)", ":./\($0)"] }
+    }
+
+    /// A version's `contents`, relative to its bundle folder.
+    private static func contentsPath(ofVersion version: String) -> String {
+        version + ".xcdatamodel/contents"
     }
 }

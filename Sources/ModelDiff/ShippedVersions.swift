@@ -184,6 +184,16 @@ public enum ShippedVersions {
         }
     }
 
+    /// Which of `paths` (relative to `folder`, taken literally) `HEAD`'s tree lists, from one
+    /// `git ls-tree`, which reads trees only: a file is listed whether or not git still has its
+    /// object. Empty when there are none to ask about or git fails (no `HEAD`: nothing listed).
+    static func listedInHEAD(_ paths: [String], in folder: String) -> Set<String> {
+        guard !paths.isEmpty,
+              let listing = GitProcess.run(["--literal-pathspecs", "ls-tree", "-z", "--name-only", "HEAD", "--"] + paths, in: folder)
+        else { return [] }
+        return Set(listing.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+    }
+
     static func isInsideWorkTree(_ folder: String) -> Bool {
         GitProcess.run(["rev-parse", "--is-inside-work-tree"], in: folder).map { String(decoding: $0, as: UTF8.self) }?
             .trimmingCharacters(in: .whitespacesAndNewlines) == "true"
@@ -248,23 +258,20 @@ public struct BundleBase: Sendable {
 
     let source: Source
 
-    /// What the base holds of `file` (the `contents` of version `versionName`): nothing when it
-    /// does not hold the version (added since). With git `HEAD`, the committed file, compared
-    /// with the working tree (the caller's model) and, when the index differs from both, with
-    /// the staged file too.
-    public func contents(of file: String, versionName: String) -> [BaseContents] {
-        read(of: file, versionName: versionName).contents
-    }
-
     /// What reading the base of one version found: its contents, or why it could not be read.
     public struct Read: Sendable {
+        /// What the base holds of the version's `contents`: nothing when it does not hold the
+        /// version (added since). With git `HEAD`, the committed file, compared with the working
+        /// tree (the caller's model) and, when the index differs from both, with the staged file
+        /// too.
         public var contents: [BaseContents]
         /// Why the base could not be read, in words (git failed, timed out, was not installed, or
         /// the repository holds a FIFO where git reads); nil when it was read or there is none.
         public var failure: String?
     }
 
-    /// `contents(of:versionName:)`, with the reason when the base could not be read.
+    /// What the base holds of `file` (the `contents` of version `versionName`), with the reason
+    /// when the base could not be read.
     public func read(of file: String, versionName: String) -> Read {
         switch source {
         case .lock(let lock, let name):
@@ -273,15 +280,16 @@ public struct BundleBase: Sendable {
         case .head(let started):
             let answer = started.flatMap { $0.reads.answer(forVersion: versionName, inBundle: $0.bundle) }
                 ?? Self.committedAndStaged(file)
-            if case .gitFailed(let reason) = answer { return Read(contents: [], failure: reason) }
-            guard case .blobs(let committed?, let staged) = answer else {
-                // "missing" is git's answer both for a version HEAD does not hold (added since)
-                // and for one whose object is gone; a tree that names the file tells them apart.
-                let name = (file as NSString).lastPathComponent
-                if GitProcess.run(["rev-parse", "--verify", "--quiet", "HEAD:./\(name)"], in: ModelPaths.parent(of: file)) != nil {
-                    return Read(contents: [], failure: "HEAD lists '\(PrintableText.bounded(file, limit: 1_000))' but git does not have its object (a damaged or partial clone)")
-                }
-                return Read(contents: [])
+            let committed: [UInt8], staged: [UInt8]?
+            switch answer {
+            case .gitFailed(let reason):
+                return Read(contents: [], failure: reason)
+            case .objectMissing:
+                return Read(contents: [], failure: "HEAD lists '\(PrintableText.bounded(file, limit: 1_000))' but git does not have its object (a damaged or partial clone)")
+            case .blobs(nil, _):
+                return Read(contents: [])  // added since HEAD
+            case .blobs(let inHEAD?, let inIndex):
+                (committed, staged) = (inHEAD, inIndex)
             }
             let working = FileManager.default.contents(atPath: file).map(Array.init)
             var result = [BaseContents(bytes: committed, name: "HEAD", equalsWorkingTree: committed == working)]
@@ -294,16 +302,12 @@ public struct BundleBase: Sendable {
         }
     }
 
-    /// The committed and the staged `file`, from one git process of its own.
+    /// The committed and the staged `file`, from git processes of its own.
     private static func committedAndStaged(_ file: String) -> ShippedVersionReads.Answer {
-        let name = (file as NSString).lastPathComponent
-        let objects = ["HEAD:./\(name)", ":./\(name)"]
-        guard let git = ShippedVersions.startShowingAll(objects, in: ModelPaths.parent(of: file)) else { return .gitFailed(nil) }
-        let output = git.finish()
-        guard let blobs = ShippedVersions.blobs(in: output, for: objects) else {
-            return .gitFailed(output == nil ? git.failure : "git's answer could not be read")
-        }
-        return .blobs(committed: blobs[0], staged: blobs[1])
+        let name = (file as NSString).lastPathComponent, folder = ModelPaths.parent(of: file)
+        guard let git = ShippedVersions.startShowingAll(ShippedVersionReads.objectNames(of: [name]), in: folder)
+        else { return .gitFailed(nil) }
+        return ShippedVersionReads.answers(git, for: [name], in: folder)[0]
     }
 }
 

@@ -394,4 +394,27 @@ import MomlintTestSupport
                              location: bounded.location)
         #expect(made == bounded)
     }
+
+    /// A relationship's position is found by the identity of its storage (`RelationshipPositions`):
+    /// the model's own relationship and its copies are found, and so are they through a model
+    /// that shares its index (another version's view of it); an equal relationship of the same
+    /// document read again is not. So the positions are no part of the index's equality, which
+    /// holds the two readings' tables equal all the same.
+    @Test func positionsAnswerByIdentityAndAreNotPartOfTheIndexEquality() throws {
+        let body = """
+            <entity name="Person">
+                <relationship name="friend" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person"/>
+            </entity>
+            """
+        let first = try Fixtures.model(body), second = try Fixtures.model(body)
+        let position = RelationshipPosition(entityIndex: 0, relationshipIndex: 0)
+        let relationship = first.relationship(at: position)
+        #expect(first.position(of: relationship) == position)
+        #expect(second.position(of: second.relationship(at: position)) == position)
+        #expect(second.relationship(at: position) == relationship)
+        #expect(second.position(of: relationship) == nil)
+        let otherVersion = ModelVersion(bundlePath: nil, name: "Other", bundleVersionNames: ["Other"], selection: .standalone)
+        #expect(first.replacingVersion(with: otherVersion).position(of: relationship) == position)
+        #expect(ModelIndex(entities: first.entities) == ModelIndex(entities: second.entities))
+    }
 }

@@ -60,8 +60,10 @@ struct ShippedVersionReadsTests {
             let alone = try #require(try ShippedVersions.base(ofBundle: bundle, at: .head))
             for version in versions {
                 let file = bundle + "/" + version + ".xcdatamodel/contents"
-                let expected = alone.contents(of: file, versionName: version)
-                let answered = started.contents(of: file, versionName: version)
+                let expectedRead = alone.read(of: file, versionName: version)
+                let answeredRead = started.read(of: file, versionName: version)
+                #expect(answeredRead.failure == nil && expectedRead.failure == nil, "\(version)")
+                let expected = expectedRead.contents, answered = answeredRead.contents
                 #expect(answered.map(\.bytes) == expected.map(\.bytes), "\(version)")
                 #expect(answered.map(\.stagedBytes) == expected.map(\.stagedBytes), "\(version)")
                 #expect(answered.map(\.equalsWorkingTree) == expected.map(\.equalsWorkingTree), "\(version)")
@@ -70,10 +72,10 @@ struct ShippedVersionReadsTests {
             // What the test is about: Notes' older version is committed, staged and edited; the
             // version added since has no base; the current ones were not read in advance.
             if bundle == notes {
-                let older = started.contents(of: notes + "/Notes.xcdatamodel/contents", versionName: "Notes")
+                let older = started.read(of: notes + "/Notes.xcdatamodel/contents", versionName: "Notes").contents
                 #expect(older.map(\.name) == ["HEAD", "HEAD (in the index)"])
             } else {
-                #expect(started.contents(of: grown + "/Grown 2.xcdatamodel/contents", versionName: "Grown 2").isEmpty)
+                #expect(started.read(of: grown + "/Grown 2.xcdatamodel/contents", versionName: "Grown 2").contents.isEmpty)
             }
             #expect(reads.answer(forVersion: current, inBundle: bundle) == nil)
         }
@@ -88,10 +90,47 @@ struct ShippedVersionReadsTests {
         let reads = ShippedVersionReads()
         reads.start(bundle: bundle, versionNames: ["Notes", "Notes 2"], current: "Notes 2")
         let base = try #require(try ShippedVersions.base(ofBundle: bundle, at: .head, reads: reads))
-        #expect(base.contents(of: bundle + "/Notes.xcdatamodel/contents", versionName: "Notes").isEmpty)
+        let read = base.read(of: bundle + "/Notes.xcdatamodel/contents", versionName: "Notes")
+        #expect(read.contents.isEmpty && read.failure == nil)
         // Outside any repository there is nothing to say: no reason, so no note.
         guard case .gitFailed(nil)? = reads.answer(forVersion: "Notes", inBundle: bundle) else {
             Issue.record("a read outside git should say git failed, without a reason")
+            return
+        }
+    }
+
+    /// `cat-file` answers "missing" both for a version added since `HEAD` and for one whose
+    /// object is gone; the one `ls-tree` over a bundle's missing versions tells them apart, in a
+    /// read started early as in one asked for later.
+    @Test func aVersionAddedSinceIsToldFromOneWhoseObjectIsGone() throws {
+        let (folder, _, grown) = try Self.repository()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: grown + "/Grown 2.xcdatamodel", toPath: grown + "/Grown 3.xcdatamodel")
+        let lookup = Process()
+        lookup.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        lookup.arguments = ["-C", folder, "rev-parse", "HEAD:Grown.xcdatamodeld/Grown.xcdatamodel/contents"]
+        let output = Pipe()
+        lookup.standardOutput = output
+        try lookup.run()
+        let blob = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        lookup.waitUntilExit()
+        try #require(lookup.terminationStatus == 0 && blob.count == 40)
+        try FileManager.default.removeItem(atPath: folder + "/.git/objects/\(blob.prefix(2))/\(blob.dropFirst(2))")
+        let reads = ShippedVersionReads()
+        reads.start(bundle: grown, versionNames: ["Grown", "Grown 2", "Grown 3"], current: "Grown 3")
+        let started = try #require(try ShippedVersions.base(ofBundle: grown, at: .head, reads: reads))
+        let alone = try #require(try ShippedVersions.base(ofBundle: grown, at: .head))
+        for base in [started, alone] {
+            let gone = base.read(of: grown + "/Grown.xcdatamodel/contents", versionName: "Grown")
+            #expect(gone.contents.isEmpty)
+            #expect(gone.failure == "HEAD lists '\(grown)/Grown.xcdatamodel/contents' but git does not have its object (a damaged or partial clone)")
+            let added = base.read(of: grown + "/Grown 2.xcdatamodel/contents", versionName: "Grown 2")
+            #expect(added.contents.isEmpty && added.failure == nil)
+        }
+        guard case .objectMissing? = reads.answer(forVersion: "Grown", inBundle: grown),
+              case .blobs(committed: nil, staged: nil)? = reads.answer(forVersion: "Grown 2", inBundle: grown) else {
+            Issue.record("the started read should tell the gone object from the version added since")
             return
         }
     }

@@ -57,17 +57,23 @@ struct HostileStoreCommandTests {
             for directory in [folder, outside] {
                 for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
                     let path = directory + "/" + name
-                    var status = stat()
-                    guard lstat(path, &status) == 0 else { continue }
-                    let mode = String(status.st_mode, radix: 8)
-                    switch status.st_mode & S_IFMT {
-                    case S_IFLNK: state[path] = "link \(mode) -> \(try FileManager.default.destinationOfSymbolicLink(atPath: path))"
-                    case S_IFREG: state[path] = "file \(mode) \(status.st_size) \(try Self.fingerprint(path))"
-                    default: state[path] = "other \(mode)"
-                    }
+                    state[path] = try Self.entryState(atPath: path)
                 }
             }
             return state
+        }
+
+        /// One entry's kind, mode and bytes (a link: where it points; a FIFO or other special
+        /// file: its kind and mode alone, never opened); nil when it is not there.
+        static func entryState(atPath path: String) throws -> String? {
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return nil }
+            let mode = String(status.st_mode, radix: 8)
+            switch status.st_mode & S_IFMT {
+            case S_IFLNK: return "link \(mode) -> \(try FileManager.default.destinationOfSymbolicLink(atPath: path))"
+            case S_IFREG: return "file \(mode) \(status.st_size) \(try fingerprint(path))"
+            default: return "other \(mode)"
+            }
         }
     }
 

@@ -93,6 +93,19 @@ public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { PrintableText.escaped("\(place): error: \(message)") }
 }
 
+extension LoadError {
+    /// The error for a file libxml2 or a reader refused, at the place it names.
+    init(xml failure: XMLParseFailure, path: String) {
+        let reason: Reason = switch failure.kind {
+        case .malformed: .malformedXML(failure.message)
+        case .refused: .refusedXML(failure.message)
+        case .overLimit(let exceeded): .overLimit(exceeded)
+        case .rejectedByReader: .notAModel(failure.message)
+        }
+        self.init(path: path, line: failure.line, column: failure.column, reason: reason)
+    }
+}
+
 /// Something the loader wants the user to know that is not an error.
 public struct LoadNote: Hashable, Sendable, CustomStringConvertible {
     public var path: String
