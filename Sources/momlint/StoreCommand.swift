@@ -202,28 +202,6 @@ struct StoreCheckCommand: ParsableCommand {
         "A configuration file to use instead of the nearest .momlint.yml (for migration.version_order).", valueName: "file"))
     var configurationFiles: [String] = []
 
-    struct Document: Encodable {
-        struct Difference: Encodable {
-            var entity: String
-            var store: String?
-            var version: String?
-        }
-        var schemaVersion = 1
-        var store: String
-        var bundle: String
-        var outcome: String
-        var errorCode: Int?
-        var identifiedBy: String
-        var storeVersion: String?
-        var identicalVersions: [String]
-        var currentVersion: String
-        var verdict: String?
-        var mappingModel: String?
-        var closestVersion: String?
-        var differingEntities: [Difference]
-        var summary: String
-    }
-
     func run() throws {
         var standardError = StandardError()
         let versions: BundleVersions
@@ -244,27 +222,8 @@ struct StoreCheckCommand: ParsableCommand {
         let check = StoreCheck(file: description, bundle: versions,
                                mappings: MappingModels(searching: [ModelPaths.parent(of: versions.bundlePath)]))
         switch format {
-        case .text:
-            let shownFile = PrintableText.bounded(file, limit: 1_000)
-            print("\(shownFile): \(description.summary)")
-            print("\(shownFile): \(check.summary)")
-            if !check.identicalVersions.isEmpty {
-                print("note: \(check.identicalVersions.map { "'\($0)'" }.joined(separator: ", ")) hash\(check.identicalVersions.count == 1 ? "es" : "") like it too")
-            }
-            for difference in check.structuralDifferences.prefix(5) { print("  - layout: \(difference)") }
-        case .json:
-            let document = Document(
-                store: file, bundle: versions.bundlePath, outcome: check.outcome.rawValue, errorCode: check.errorCode,
-                identifiedBy: check.method.rawValue, storeVersion: check.storeVersion, identicalVersions: check.identicalVersions,
-                currentVersion: check.currentVersion, verdict: check.migration?.verdict.rawValue, mappingModel: check.mappingModel,
-                closestVersion: check.closestVersion,
-                differingEntities: check.differingEntities.map {
-                    .init(entity: $0.entity, store: $0.storeHash?.base64, version: $0.versionHash?.base64)
-                },
-                summary: check.summary)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try StandardOutput.write(bytes: Array(try encoder.encode(document) + Data("\n".utf8)))
+        case .text: print(check.text, terminator: "")
+        case .json: try StandardOutput.write(bytes: Array(try check.json()))
         }
         if check.outcome == .fails { throw ExitCode.findings }
     }
