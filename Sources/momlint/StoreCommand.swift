@@ -65,27 +65,14 @@ struct StoreDumpCommand: ParsableCommand {
         let isBundle = URL(fileURLWithPath: ModelPaths.named(model)).pathExtension == "xcdatamodeld"
         let result = ModelLoader(loadsAllVersions: isBundle).load(paths: [model])
         for failure in result.failures { print(failure, to: &standardError) }
-        guard result.failures.isEmpty, var loaded = result.models.first(where: \.version.isCurrent) ?? result.models.first else {
+        guard result.failures.isEmpty, let loaded = result.models.first(where: \.version.isCurrent) ?? result.models.first else {
             if result.failures.isEmpty { print("\(model): error: no model found here", to: &standardError) }
             throw ExitCode.inputError
         }
         do {
-            // Which version to read with, and whether the store's hashes vouch for it.
-            let description = try StoreFileDescription.read(path: file)
-            let match = StoreVersionMatch(file: description, versions: result.models)
-            if match.method == .versionHashes {
-                if isBundle, let written = match.matches.first?.model {
-                    loaded = written
-                    print("\(file): reading with version '\(written.version.name)': every entity hash matches the store's",
-                          to: &standardError)
-                } else if !match.matches.contains(where: { $0.model.file == loaded.file }) {
-                    print("\(file): note: the store's version hashes are not those of '\(loaded.version.name)' "
-                          + "(Core Data would not open it with this version); its rows are read by structure", to: &standardError)
-                }
-            }
-            let store = try SQLiteObjectStore(path: file, model: loaded, access: .readOnly)
-            defer { try? store.close() }
-            try store.writeDump(format: format) { bytes in try StandardOutput.write(bytes: bytes) }
+            try StoreDump.write(storeAt: file, model: loaded, versions: result.models, choosingByHashes: isBundle, format: format,
+                                remark: { print("\(file): \($0)", to: &standardError) },
+                                to: { bytes in try StandardOutput.write(bytes: bytes) })
         } catch let error as SQLiteStoreError {
             print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
             throw ExitCode.inputError
