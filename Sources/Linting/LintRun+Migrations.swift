@@ -221,14 +221,10 @@ extension LintRun {
                               mappings: () -> MappingModels) -> LoadNote? {
         let previousFile = bundle.previous?.file
         let failing = pairs.filter { pair in
-            pair.comparesMigration && !pair.olderIsOrderedAfterCurrent && pair.older.file != previousFile
-                && !pair.diff.hasMappingModel && (pair.diff.verdict == .notInferable || pair.diff.mayFail)
+            pair.comparesMigration && !pair.olderIsOrderedAfterCurrent && pair.older.file != previousFile && pair.diff.failure != nil
         }
-        guard !failing.isEmpty else { return nil }
-        guard let mapped = mappings().consecutiveMappings(of: bundle) else { return nil }
-        return LoadNote(path: bundle.bundlePath, message: MigrationPath.stepwiseHint(
-            bundleName: (bundle.bundlePath as NSString).lastPathComponent, currentName: bundle.current.version.name,
-            mapped: mapped, failingCount: failing.count))
+        return MigrationPath.stepwiseHint(bundle, failingCount: failing.count, mappings: mappings)
+            .map { LoadNote(path: bundle.bundlePath, message: $0) }
     }
 
     /// True when `checkMigrations` reads shipped versions (from git or a lock file): only for the

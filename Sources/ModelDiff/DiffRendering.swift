@@ -52,6 +52,34 @@ public enum DiffRendering {
         return try encoder.encode(document) + Data("\n".utf8)
     }
 
+    /// `momlint diff BUNDLE --migration-path`: every migration of the path whose versions both
+    /// read, oldest first, each as one diff is rendered, one after the other.
+    public static func text(_ migrations: [BundleVersions.Migration]) -> String {
+        migrations.compactMap(\.diff).map(text).joined(separator: "\n")
+    }
+
+    public static func markdown(_ migrations: [BundleVersions.Migration]) -> String {
+        migrations.compactMap(\.diff).map(markdown).joined(separator: "\n")
+    }
+
+    /// An array of the documents `json(_:olderFile:newerFile:)` writes, one per line of the
+    /// array as each is encoded, ending in a newline.
+    public static func json(_ migrations: [BundleVersions.Migration]) throws -> Data {
+        let documents = try migrations.compactMap { migration -> Data? in
+            guard let diff = migration.diff, let older = migration.older.model, let newer = migration.newer.model else { return nil }
+            let document = try json(diff, olderFile: older.file, newerFile: newer.file)
+            return document.last == UInt8(ascii: "\n") ? document.dropLast() : document
+        }
+        return Data("[\n".utf8) + documents.joined(separator: Data(",\n".utf8)) + Data((documents.isEmpty ? "]\n" : "\n]\n").utf8)
+    }
+
+    /// Why a migration of a path was not compared (a version of it cannot be read); nil when it was.
+    public static func notCompared(_ migration: BundleVersions.Migration) -> String? {
+        guard migration.diff == nil, let unreadable = migration.unreadable else { return nil }
+        return "\(unreadable.error.path): note: migration from '\(migration.older.name)' to '\(migration.newer.name)' not compared: "
+            + "'\(unreadable.name)' cannot be read: \(unreadable.error.problem)"
+    }
+
     /// One line: the verdict and what it rests on.
     public static func summary(_ diff: SchemaDiff) -> String {
         let count = diff.changes.count == 1 ? "1 change" : "\(diff.changes.count) changes"

@@ -60,6 +60,41 @@ extension BundleVersions {
         return steps
     }
 
+    /// One migration of a path and what it takes.
+    public struct Migration: Sendable {
+        public var step: Step
+        /// The version a store is migrated from, and the one it is opened with.
+        public var older: Version
+        public var newer: Version
+        /// The migration goes to the current version (else to the next one, on the stepwise path).
+        public var isToCurrent: Bool
+        /// Nil when either version cannot be read.
+        public var diff: SchemaDiff?
+
+        /// The version of the two that cannot be read, when one cannot.
+        public var unreadable: UnreadableVersion? {
+            [older, newer].lazy.compactMap { if case .unreadable(let version) = $0 { version } else { nil } }.first
+        }
+    }
+
+    /// Every migration of `path`, oldest first (`steps(along:)`), each compared once: a mapping
+    /// model covers a pair when one of `mappings` names both versions; `hashes` are the bundle's.
+    public func migrations(along path: MigrationPath, mappings: MappingModels, hashes: BundleVersionHashes) -> [Migration] {
+        let bundleName = (bundlePath as NSString).lastPathComponent
+        return steps(along: path).map { step in
+            let (older, newer) = (order[step.olderIndex], order[step.newerIndex])
+            let diff = older.model.flatMap { older in
+                newer.model.map { newer in
+                    SchemaDiff(from: older, to: newer,
+                               hasMappingModel: mappings.covers(from: older.version.name, to: newer.version.name, inBundle: bundleName),
+                               olderHashes: hashes.hashes(ofVersion: older.version.name),
+                               newerHashes: hashes.hashes(ofVersion: newer.version.name))
+                }
+            }
+            return Migration(step: step, older: older, newer: newer, isToCurrent: step.newerIndex == currentOrderIndex, diff: diff)
+        }
+    }
+
     /// The step that reaches the current version from the one before it: the only one compared
     /// without `--all-versions`, the same on either path.
     public var lastStep: Step? {
@@ -84,10 +119,15 @@ extension MappingModels {
 }
 
 extension MigrationPath {
-    /// What `lint` and `versions` say once per bundle when the direct path fails for
-    /// `failingCount` older versions while its mapping models (`mapped`) map only consecutive
-    /// versions.
-    public static func stepwiseHint(bundleName: String, currentName: String, mapped: [[String]], failingCount: Int) -> String {
+    /// What `lint` and `versions` say once per bundle when the direct path fails
+    /// (`SchemaDiff.failure`) for `failingCount` older versions before the previous one while
+    /// its mapping models map only consecutive versions; nil otherwise. `mappings` is searched
+    /// only when some version fails.
+    public static func stepwiseHint(_ bundle: BundleVersions, failingCount: Int,
+                                    mappings: () -> MappingModels) -> String? {
+        guard failingCount > 0, let mapped = mappings().consecutiveMappings(of: bundle) else { return nil }
+        let bundleName = (bundle.bundlePath as NSString).lastPathComponent
+        let currentName = bundle.current.version.name
         let shown = mapped.prefix(2).map { "'\($0[0])' → '\($0[1])'" }.joined(separator: ", ") + (mapped.count > 2 ? ", …" : "")
         return "the \(mapped.count) mapping model\(mapped.count == 1 ? "" : "s") of \(bundleName) map\(mapped.count == 1 ? "s" : "") "
             + "only consecutive versions (\(shown)), as an app that migrates one version at a time uses them, "

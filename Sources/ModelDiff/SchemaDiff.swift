@@ -71,6 +71,23 @@ public struct SchemaDiff: Sendable {
         if !isLightweight { return hasMappingModel ? .mappingModel : .notInferable }
         return needsMigration ? .lightweight : .noMigration
     }
+
+    /// How migrating a store from the older version to the newer one fails, as Core Data runs it.
+    public enum Failure: Sendable, Equatable {
+        /// A change the inferred mapping cannot make, and no mapping model: 134140.
+        case notInferable
+        /// The inferred mapping fails, 134110, on a stored row with no value for a required
+        /// attribute without a default (`SchemaChange.failsWhen`): which rows, the change says.
+        case missingRequiredValue
+    }
+
+    /// Why the migration fails, or may fail on stored rows; nil when it does not. A mapping model
+    /// for the pair is the developer's own migration: it takes over both (docs/migrations.md).
+    /// The one answer `versions`, `lint`'s stepwise hint and `store check` give.
+    public var failure: Failure? {
+        if verdict == .notInferable { return .notInferable }
+        return mayFail && !hasMappingModel ? .missingRequiredValue : nil
+    }
 }
 
 /// The renaming identifier of an element as the loader keeps it: Xcode writes the inspector's

@@ -69,11 +69,30 @@ public final class SQLiteObjectStore {
     /// mode is changed and no table is created in a file momlint did not create. Throws
     /// `SQLiteStoreError` when the model cannot be mapped, or the file is not an SQLite
     /// database, is encrypted, damaged or truncated, or belongs to another model.
-    public init(path: String, model: Model, access: Access = .readWrite) throws {
+    public convenience init(path: String, model: Model, access: Access = .readWrite) throws {
+        let schema = try StoreSchema(model: model)
+        try self.init(path: path, access: access) { _ in (model, schema) }
+    }
+
+    /// Opens the store at `path` read only, recognised once, as `init(path:model:access:)`
+    /// recognises a file, with the model `reader` chooses from what the file says of itself
+    /// (`momlint store dump`: the version whose hashes are the store's).
+    public convenience init(readingOnly path: String, reader: (StoreFileDescription) -> Model) throws {
+        try self.init(path: path, access: .readOnly) { description in
+            // A read-only store is never created: nil is not reached.
+            guard let description else { throw SQLiteStoreError.nothingToRead(at: path) }
+            let model = reader(description)
+            return (model, try StoreSchema(model: model))
+        }
+    }
+
+    /// `modelFor` gives the model and its schema, from the file's description (nil for a file
+    /// created now) once the file is recognised.
+    private init(path: String, access: Access,
+                 modelFor: (StoreFileDescription?) throws -> (Model, StoreSchema)) throws {
         self.path = path
         self.access = access
-        schema = try StoreSchema(model: model)
-        let schema = schema
+        let model: Model
         let queue: DatabaseQueue
         var readOnlySnapshot: StoreSnapshot?
         switch try SQLiteFileHeader.inspect(path) {
@@ -81,6 +100,8 @@ public final class SQLiteObjectStore {
             guard access != .readOnly else {
                 throw SQLiteStoreError.nothingToRead(at: path)
             }
+            (model, schema) = try modelFor(nil)
+            let schema = schema
             fileDescription = nil
             queue = try Self.translatingErrors(path: path) {
                 let queue = try DatabaseQueue(path: path)
@@ -110,6 +131,7 @@ public final class SQLiteObjectStore {
             } catch {
                 throw snapshot.describing(error)
             }
+            (model, schema) = try modelFor(description)
             try StoreMetadata.verify(schema, against: description, access: access, model: model)
             fileDescription = description
             if access == .readOnly {
@@ -119,6 +141,7 @@ public final class SQLiteObjectStore {
                 queue = try Self.translatingErrors(path: path) { try DatabaseQueue(path: path) }
             }
         }
+        let schema = schema
         let keys: [Int64]
         do {
             keys = try queue.inDatabase { db in try StoreMetadata.highestPrimaryKeys(schema, in: db) }

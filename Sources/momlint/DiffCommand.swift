@@ -96,28 +96,13 @@ struct DiffCommand: ParsableCommand {
         var standardError = StandardError()
         let order = try ModelVersionInputs.configuredOrder(ofBundle: paths[0], configurationFiles: configurationFiles)
         let bundle = try ModelVersionInputs.bundle(at: paths[0], versionOrder: order)
-        var diffs: [(SchemaDiff, Model, Model)] = []
-        for step in bundle.steps(along: path) {
-            switch (bundle.order[step.olderIndex], bundle.order[step.newerIndex]) {
-            case (.readable(let older), .readable(let newer)):
-                diffs.append((Self.diff(older, newer), older, newer))
-            case (let older, let newer):
-                let unreadable = [older, newer].compactMap { if case .unreadable(let u) = $0 { u } else { nil } }.first!
-                print("\(unreadable.error.path): note: migration from '\(older.name)' to '\(newer.name)' not compared: "
-                      + "'\(unreadable.name)' cannot be read: \(unreadable.error.problem)", to: &standardError)
-            }
-        }
+        let migrations = bundle.migrations(along: path, mappings: MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)]),
+                                           hashes: BundleVersionHashes(bundle))
+        for note in migrations.compactMap(DiffRendering.notCompared) { print(note, to: &standardError) }
         switch format {
-        case .text: print(diffs.map { DiffRendering.text($0.0) }.joined(separator: "\n"), terminator: "")
-        case .markdown: print(diffs.map { DiffRendering.markdown($0.0) }.joined(separator: "\n"), terminator: "")
-        case .json:
-            let documents = try diffs.map { try DiffRendering.json($0.0, olderFile: $0.1.file, newerFile: $0.2.file) }
-            var output = Data("[\n".utf8)
-            for (index, document) in documents.enumerated() {
-                output += document.trimmingTrailingNewline + Data((index == documents.count - 1 ? "\n" : ",\n").utf8)
-            }
-            output += Data("]\n".utf8)
-            FileHandle.standardOutput.write(output)
+        case .text: print(DiffRendering.text(migrations), terminator: "")
+        case .markdown: print(DiffRendering.markdown(migrations), terminator: "")
+        case .json: FileHandle.standardOutput.write(try DiffRendering.json(migrations))
         }
     }
 
@@ -187,9 +172,4 @@ struct DiffCommand: ParsableCommand {
             throw .init(description: "error: name OLD and NEW, one bundle, or --git REV PATH")
         }
     }
-}
-
-private extension Data {
-    /// Without its last byte when that is a newline: documents joined into an array.
-    var trimmingTrailingNewline: Data { last == UInt8(ascii: "\n") ? dropLast() : self }
 }

@@ -65,27 +65,14 @@ struct StoreDumpCommand: ParsableCommand {
         let isBundle = URL(fileURLWithPath: ModelPaths.named(model)).pathExtension == "xcdatamodeld"
         let result = ModelLoader(loadsAllVersions: isBundle).load(paths: [model])
         for failure in result.failures { print(failure, to: &standardError) }
-        guard result.failures.isEmpty, var loaded = result.models.first(where: \.version.isCurrent) ?? result.models.first else {
+        guard result.failures.isEmpty, let loaded = result.models.first(where: \.version.isCurrent) ?? result.models.first else {
             if result.failures.isEmpty { print("\(model): error: no model found here", to: &standardError) }
             throw ExitCode.inputError
         }
         do {
-            // Which version to read with, and whether the store's hashes vouch for it.
-            let description = try StoreFileDescription.read(path: file)
-            let match = StoreVersionMatch(file: description, versions: result.models)
-            if match.method == .versionHashes {
-                if isBundle, let written = match.matches.first?.model {
-                    loaded = written
-                    print("\(file): reading with version '\(written.version.name)': every entity hash matches the store's",
-                          to: &standardError)
-                } else if !match.matches.contains(where: { $0.model.file == loaded.file }) {
-                    print("\(file): note: the store's version hashes are not those of '\(loaded.version.name)' "
-                          + "(Core Data would not open it with this version); its rows are read by structure", to: &standardError)
-                }
-            }
-            let store = try SQLiteObjectStore(path: file, model: loaded, access: .readOnly)
-            defer { try? store.close() }
-            try store.writeDump(format: format) { bytes in try StandardOutput.write(bytes: bytes) }
+            try StoreDump.write(storeAt: file, model: loaded, versions: result.models, choosingByHashes: isBundle, format: format,
+                                remark: { print("\(file): \($0)", to: &standardError) },
+                                to: { bytes in try StandardOutput.write(bytes: bytes) })
         } catch let error as SQLiteStoreError {
             print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
             throw ExitCode.inputError
@@ -202,28 +189,6 @@ struct StoreCheckCommand: ParsableCommand {
         "A configuration file to use instead of the nearest .momlint.yml (for migration.version_order).", valueName: "file"))
     var configurationFiles: [String] = []
 
-    struct Document: Encodable {
-        struct Difference: Encodable {
-            var entity: String
-            var store: String?
-            var version: String?
-        }
-        var schemaVersion = 1
-        var store: String
-        var bundle: String
-        var outcome: String
-        var errorCode: Int?
-        var identifiedBy: String
-        var storeVersion: String?
-        var identicalVersions: [String]
-        var currentVersion: String
-        var verdict: String?
-        var mappingModel: String?
-        var closestVersion: String?
-        var differingEntities: [Difference]
-        var summary: String
-    }
-
     func run() throws {
         var standardError = StandardError()
         let versions: BundleVersions
@@ -244,27 +209,8 @@ struct StoreCheckCommand: ParsableCommand {
         let check = StoreCheck(file: description, bundle: versions,
                                mappings: MappingModels(searching: [ModelPaths.parent(of: versions.bundlePath)]))
         switch format {
-        case .text:
-            let shownFile = PrintableText.bounded(file, limit: 1_000)
-            print("\(shownFile): \(description.summary)")
-            print("\(shownFile): \(check.summary)")
-            if !check.identicalVersions.isEmpty {
-                print("note: \(check.identicalVersions.map { "'\($0)'" }.joined(separator: ", ")) hash\(check.identicalVersions.count == 1 ? "es" : "") like it too")
-            }
-            for difference in check.structuralDifferences.prefix(5) { print("  - layout: \(difference)") }
-        case .json:
-            let document = Document(
-                store: file, bundle: versions.bundlePath, outcome: check.outcome.rawValue, errorCode: check.errorCode,
-                identifiedBy: check.method.rawValue, storeVersion: check.storeVersion, identicalVersions: check.identicalVersions,
-                currentVersion: check.currentVersion, verdict: check.migration?.verdict.rawValue, mappingModel: check.mappingModel,
-                closestVersion: check.closestVersion,
-                differingEntities: check.differingEntities.map {
-                    .init(entity: $0.entity, store: $0.storeHash?.base64, version: $0.versionHash?.base64)
-                },
-                summary: check.summary)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try StandardOutput.write(bytes: Array(try encoder.encode(document) + Data("\n".utf8)))
+        case .text: print(check.text, terminator: "")
+        case .json: try StandardOutput.write(bytes: Array(try check.json()))
         }
         if check.outcome == .fails { throw ExitCode.findings }
     }

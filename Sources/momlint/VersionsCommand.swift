@@ -97,19 +97,9 @@ struct VersionsCommand: ParsableCommand {
         // Each version hashed once, for its digest and for the diffs it takes part in.
         let hashes = BundleVersionHashes(bundle)
         // Per version in order, the migration the path takes from it (nil: the current version).
-        var steps = [Migration?](repeating: nil, count: bundle.order.count)
-        for step in bundle.steps(along: judgedPath) {
-            let newer = bundle.order[step.newerIndex]
-            let diff = bundle.order[step.olderIndex].model.flatMap { older in
-                newer.model.map { newer in
-                    SchemaDiff(from: older, to: newer,
-                               hasMappingModel: mappings.covers(from: older.version.name, to: newer.version.name,
-                                                                inBundle: (bundle.bundlePath as NSString).lastPathComponent),
-                               olderHashes: hashes.hashes(ofVersion: bundle.order[step.olderIndex].name),
-                               newerHashes: hashes.hashes(ofVersion: bundle.order[step.newerIndex].name))
-                }
-            }
-            steps[step.olderIndex] = Migration(to: newer.name, toCurrent: step.newerIndex == bundle.currentOrderIndex, diff: diff)
+        var steps = [BundleVersions.Migration?](repeating: nil, count: bundle.order.count)
+        for migration in bundle.migrations(along: judgedPath, mappings: mappings, hashes: hashes) {
+            steps[migration.step.olderIndex] = migration
         }
         switch format {
         case .table: print(table(bundle, judgedPath, steps, hashes, mappings: mappings), terminator: "")
@@ -161,19 +151,7 @@ struct VersionsCommand: ParsableCommand {
         #endif
     }
 
-    /// One migration of the path: from a version to `to`, and what it takes (nil when either
-    /// version cannot be read).
-    private struct Migration {
-        var to: String
-        var toCurrent: Bool
-        var diff: SchemaDiff?
-
-        /// The step fails: not inferable without a mapping model (134140), or it may fail on
-        /// stored rows (134110).
-        var fails: Bool { diff.map { $0.verdict == .notInferable || ($0.mayFail && !$0.hasMappingModel) } ?? false }
-    }
-
-    private func table(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [Migration?],
+    private func table(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [BundleVersions.Migration?],
                        _ hashes: BundleVersionHashes, mappings: MappingModels) -> String {
         var text = "\(bundle.bundlePath) (\(bundle.order.count) versions, ordered by \(bundle.orderSource.rawValue))\n"
         text += "path: \(path.rawValue) (" + (path == .direct
@@ -192,8 +170,8 @@ struct VersionsCommand: ParsableCommand {
                 if index == bundle.currentOrderIndex {
                     verdict = "current"
                 } else if let step = steps[index] {
-                    let target = path == .stepwise ? "→ '\(step.to)': " : ""
-                    verdict = target + (step.diff.map(DiffRendering.summary) ?? "not checked: '\(step.to)' cannot be read")
+                    let target = path == .stepwise ? "→ '\(step.newer.name)': " : ""
+                    verdict = target + (step.diff.map(DiffRendering.summary) ?? "not checked: '\(step.newer.name)' cannot be read")
                 } else {
                     verdict = ""
                 }
@@ -206,29 +184,20 @@ struct VersionsCommand: ParsableCommand {
                 + "a store written by one opens with the others without migration)\n"
         }
         if path == .stepwise, let note = Self.stepwiseNote(bundle, steps) { text += "note: \(note)\n" }
-        if path == .direct, let note = Self.stepwiseHint(bundle, steps, mappings: mappings) { text += "note: \(note)\n" }
+        if path == .direct, let note = MigrationPath.stepwiseHint(
+            bundle, failingCount: (0..<max(0, bundle.currentOrderIndex - 1)).count { steps[$0]?.diff?.failure != nil },
+            mappings: { mappings }) { text += "note: \(note)\n" }
         if let note = Self.afterCurrentNote(bundle) { text += "note: \(note)\n" }
         return text
     }
 
-    /// On the direct path, as `lint --all-versions` says it: older versions fail while the
-    /// mapping models map only consecutive versions.
-    private static func stepwiseHint(_ bundle: BundleVersions, _ steps: [Migration?], mappings: MappingModels) -> String? {
-        let failing = bundle.order.indices.filter { index in
-            index < bundle.currentOrderIndex - 1 && steps[index]?.fails == true
-        }
-        guard !failing.isEmpty, let mapped = mappings.consecutiveMappings(of: bundle) else { return nil }
-        return MigrationPath.stepwiseHint(bundleName: (bundle.bundlePath as NSString).lastPathComponent,
-                                          currentName: bundle.current.version.name, mapped: mapped, failingCount: failing.count)
-    }
-
     /// On the stepwise path, which older versions' stores cannot reach the current version: those
     /// before a step that fails.
-    private static func stepwiseNote(_ bundle: BundleVersions, _ steps: [Migration?]) -> String? {
-        guard let lastFailing = (0..<bundle.currentOrderIndex).last(where: { steps[$0]?.fails == true }) else { return nil }
+    private static func stepwiseNote(_ bundle: BundleVersions, _ steps: [BundleVersions.Migration?]) -> String? {
+        guard let lastFailing = (0..<bundle.currentOrderIndex).last(where: { steps[$0]?.diff?.failure != nil }) else { return nil }
         let stranded = bundle.order[...lastFailing].map { "'\($0.name)'" }
         return "stores of \(stranded.joined(separator: ", ")) cannot reach '\(bundle.current.version.name)' step by step: "
-            + "the step from '\(bundle.order[lastFailing].name)' to '\(steps[lastFailing]?.to ?? "")' fails"
+            + "the step from '\(bundle.order[lastFailing].name)' to '\(steps[lastFailing]?.newer.name ?? "")' fails"
     }
 
     /// Each version's CoreStore `VersionLock` literal, headed by a comment naming it.
@@ -290,7 +259,7 @@ struct VersionsCommand: ParsableCommand {
         var versions: [Version]
     }
 
-    private func json(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [Migration?],
+    private func json(_ bundle: BundleVersions, _ path: MigrationPath, _ steps: [BundleVersions.Migration?],
                       _ hashes: BundleVersionHashes) throws -> Data {
         let document = Document(
             schemaVersion: DiffRendering.schemaVersion, bundle: bundle.bundlePath, orderedBy: bundle.orderSource.rawValue,
@@ -300,10 +269,10 @@ struct VersionsCommand: ParsableCommand {
                 let unreadable: BundleVersions.UnreadableVersion? = if case .unreadable(let u) = version { u } else { nil }
                 let migration = model == nil ? nil : steps[index].map { step in
                     Document.Migration(
-                        to: step.to, verdict: step.diff?.verdict.rawValue, lightweight: step.diff?.isLightweight,
+                        to: step.newer.name, verdict: step.diff?.verdict.rawValue, lightweight: step.diff?.isLightweight,
                         needsMigration: step.diff?.needsMigration, dataLoss: step.diff?.losesData,
                         hasMappingModel: step.diff?.hasMappingModel, changeCount: step.diff?.changes.count,
-                        notChecked: step.diff == nil ? "'\(step.to)' cannot be read" : nil)
+                        notChecked: step.diff == nil ? "'\(step.newer.name)' cannot be read" : nil)
                 }
                 return Document.Version(
                     name: version.name, identifier: model?.userDefinedModelVersionIdentifier,
@@ -312,8 +281,8 @@ struct VersionsCommand: ParsableCommand {
                     unreadable: unreadable?.error.problem,
                     versionHashesDigest: hashes.hashes(ofVersion: version.name)?.digest?.base64,
                     identicalTo: { let same = hashes.versions(identicalTo: version.name); return same.isEmpty ? nil : same }(),
-                    toCurrent: steps[index]?.toCurrent == true ? migration : nil,
-                    toNext: steps[index]?.toCurrent == false ? migration : nil)
+                    toCurrent: steps[index]?.isToCurrent == true ? migration : nil,
+                    toNext: steps[index]?.isToCurrent == false ? migration : nil)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -134,6 +134,25 @@ import MomlintTestSupport
         #expect(!elsewhere.covers(from: "Model", to: "Model 2", inBundle: "Model.xcdatamodeld"))
     }
 
+    /// `failure`, the one answer to "does this migration fail?" that `versions`, `lint`'s
+    /// stepwise hint and `store check` give: 134140 when the inferred mapping cannot make the
+    /// pair and no mapping model does; 134110 when stored rows may lack a required value and no
+    /// mapping model gives one; else none — a mapping model takes over both.
+    @Test(arguments: [
+        ("DefaultValueOnly", "Model.xcdatamodeld", false, nil),
+        ("AddOptionalAttribute", "Model.xcdatamodeld", false, nil),
+        ("AddRequiredWithoutDefault", "Model.xcdatamodeld", false, SchemaDiff.Failure.missingRequiredValue),
+        ("RequiredWithoutDefault", "Model.xcdatamodeld", false, .missingRequiredValue),
+        ("AddRequiredWithoutDefault", "Model.xcdatamodeld", true, nil),
+        ("AttributeTypeChange", "Model.xcdatamodeld", false, .notInferable),
+        ("TypeChangeWithMappingModel", "Typed.xcdatamodeld", false, nil),
+    ] as [(String, String, Bool, SchemaDiff.Failure?)])
+    func whetherAMigrationFails(fixture: String, bundle: String, givenAMappingModel: Bool, failure: SchemaDiff.Failure?) throws {
+        var diff = try diff(fixture, bundle: bundle)
+        if givenAMappingModel { diff.hasMappingModel = true }
+        #expect(diff.failure == failure, "\(diff.verdict) \(DiffRendering.summary(diff))")
+    }
+
     @Test func aNewValueTransformerChangesNoHashButChangesHowValuesAreRead() throws {
         let diff = try diff("TransformerChange")
         let change = try only(diff)

@@ -168,6 +168,41 @@ import Testing
         #expect(try copy.current() == copy.original)
     }
 
+    /// A required attribute added without a default fails (134110) on the stored rows of its
+    /// entity, unless a mapping model covers the pair: the developer's migration gives the value
+    /// (`SchemaDiff.failure`, as `lint` and `versions` judge it; `store check` once said 134110).
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
+    func aRequiredAttributeAddedWithoutDefaultFailsOnStoredRowsUnlessAMappingModelCoversThePair() throws {
+        let copy = try StoreCopy("larromba__EasyLife/EasyLifeTests/EasyLife 1.5.0.sqlite")
+        let scratch = try ScratchDirectory()
+        let bundlePath = scratch.path("EasyLife.xcdatamodeld")
+        try FileManager.default.copyItem(atPath: Self.corpus.appendingPathComponent(Self.easyLifeBundle).path, toPath: bundlePath)
+        let shipped = try String(contentsOfFile: bundlePath + "/EasyLife 1.5.0.xcdatamodel/contents", encoding: .utf8)
+        let todoItem = #"<entity name="TodoItem" representedClassName=".TodoItem" syncable="YES" codeGenerationType="class">"#
+        #expect(shipped.contains(todoItem))
+        try FileManager.default.createDirectory(atPath: bundlePath + "/EasyLife 2.xcdatamodel", withIntermediateDirectories: false)
+        try shipped.replacingOccurrences(of: todoItem, with: todoItem + #"<attribute name="due" attributeType="Date" syncable="YES"/>"#)
+            .write(toFile: bundlePath + "/EasyLife 2.xcdatamodel/contents", atomically: true, encoding: .utf8)
+        try #"<plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>EasyLife 2.xcdatamodel</string></dict></plist>"#
+            .write(toFile: bundlePath + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        let bundle = try #require(BundleVersions.read(bundle: bundlePath, loader: ModelLoader()).bundle)
+        #expect(bundle.current.version.name == "EasyLife 2")
+        let description = try StoreFileDescription.read(path: copy.path)
+
+        let inferred = StoreCheck(file: description, bundle: bundle)
+        #expect(inferred.migration?.failure == .missingRequiredValue)
+        #expect(inferred.outcome == .fails && inferred.errorCode == 134110, "\(inferred.summary)")
+        #expect(inferred.failingEntities == ["TodoItem"])
+
+        let mappingModel = scratch.path("ToEasyLife2.xcmappingmodel")
+        let mapped = StoreCheck(file: description, bundle: bundle, mappings: MappingModels(documents: [mappingModel:
+            "EasyLife.xcdatamodeld/EasyLife 1.5.0.xcdatamodel EasyLife.xcdatamodeld/EasyLife 2.xcdatamodel"]))
+        #expect(mapped.migration?.failure == nil)
+        #expect(mapped.outcome == .migrates && mapped.errorCode == nil)
+        #expect(mapped.summary == "migrates from 'EasyLife 1.5.0' to the current version 'EasyLife 2' with the mapping model '\(mappingModel)'")
+        #expect(try copy.current() == copy.original)
+    }
+
     @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"), arguments: cases)
     func writingIsRefusedUnlessAskedAndLeavesTheFileAlone(_ corpusCase: Case) throws {
         let copy = try StoreCopy(corpusCase.store)

@@ -28,6 +28,10 @@ public struct StoreCheck: Sendable {
     }
 
     public var outcome: Outcome
+    /// The store's path and what it says of itself (`StoreFileDescription.summary`).
+    public var storePath: String
+    public var storeSummary: String
+    public var bundlePath: String
     /// Core Data's error code when it fails: 134130, 134140 or 134110.
     public var errorCode: Int?
     public var method: StoreVersionMatch.Method
@@ -60,10 +64,11 @@ public struct StoreCheck: Sendable {
         case .opens:
             return "opens with the current version '\(currentVersion)' as it is: every entity hash matches\(method)"
         case .migrates:
-            let how: String = switch migration?.verdict {
-            case .mappingModel?: "with the mapping model \(mappingModel.map { "'\($0)'" } ?? "found for this pair")"
-            default: "by lightweight migration (inferred mapping)"
-            }
+            // The mapping model decides when the inferred mapping could not make the pair, or would
+            // lose data or fail on it (`SchemaDiff.dependsOnMappingModel`).
+            let how = migration.map { $0.hasMappingModel && $0.dependsOnMappingModel } == true
+                ? "with the mapping model \(mappingModel.map { "'\($0)'" } ?? "found for this pair")"
+                : "by lightweight migration (inferred mapping)"
             let caution = attributesThatMayFail.isEmpty ? ""
                 : "; fails (134110) if a row holds no value for \(attributesThatMayFail.map { "'\($0)'" }.joined(separator: ", "))"
             return "migrates from '\(storeVersion ?? "?")' to the current version '\(currentVersion)' \(how)\(caution)\(method)"
@@ -98,6 +103,9 @@ public struct StoreCheck: Sendable {
     public init(file: StoreFileDescription, bundle: BundleVersions, hashes: BundleVersionHashes? = nil,
                 mappings: MappingModels = MappingModels()) {
         let hashes = hashes ?? BundleVersionHashes(bundle)
+        storePath = file.path
+        storeSummary = file.summary
+        bundlePath = bundle.bundlePath
         let versions = bundle.versions
         let match = StoreVersionMatch(file: file, versions: versions,
                                       hashes: versions.map { model in
@@ -145,16 +153,16 @@ public struct StoreCheck: Sendable {
         if diff.hasMappingModel {
             mappingModel = mappings.mappingModel(from: writer.version.name, to: currentVersion, inBundle: bundleName)
         }
-        switch diff.verdict {
-        case .notInferable:
+        switch diff.failure {
+        case .notInferable?:
             outcome = .fails
             errorCode = 134140
             return
-        case .mappingModel:
-            // The developer's mapping model decides what each row becomes.
+        case nil:
+            // Nothing fails, or the developer's mapping model decides what each row becomes.
             outcome = .migrates
             return
-        case .lightweight, .noMigration:
+        case .missingRequiredValue?:
             break
         }
         // A required attribute added without a default fails on every row of its entity (and
@@ -186,5 +194,57 @@ public struct StoreCheck: Sendable {
         } else {
             outcome = .migrates
         }
+    }
+}
+
+extension StoreCheck {
+    /// `momlint store check`'s text: what the store is, what the app does with it, the other
+    /// versions that hash like it and the first layout differences.
+    public var text: String {
+        let shownFile = PrintableText.bounded(storePath, limit: 1_000)
+        var text = "\(shownFile): \(storeSummary)\n\(shownFile): \(summary)\n"
+        if !identicalVersions.isEmpty {
+            text += "note: \(identicalVersions.map { "'\($0)'" }.joined(separator: ", ")) hash\(identicalVersions.count == 1 ? "es" : "") like it too\n"
+        }
+        for difference in structuralDifferences.prefix(5) { text += "  - layout: \(difference)\n" }
+        return text
+    }
+
+    /// `momlint store check --format json`: the document its help describes, ending in a newline.
+    public func json() throws -> Data {
+        let document = Document(
+            store: storePath, bundle: bundlePath, outcome: outcome.rawValue, errorCode: errorCode,
+            identifiedBy: method.rawValue, storeVersion: storeVersion, identicalVersions: identicalVersions,
+            currentVersion: currentVersion, verdict: migration?.verdict.rawValue, mappingModel: mappingModel,
+            closestVersion: closestVersion,
+            differingEntities: differingEntities.map {
+                .init(entity: $0.entity, store: $0.storeHash?.base64, version: $0.versionHash?.base64)
+            },
+            summary: summary)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(document) + Data("\n".utf8)
+    }
+
+    private struct Document: Encodable {
+        struct Difference: Encodable {
+            var entity: String
+            var store: String?
+            var version: String?
+        }
+        var schemaVersion = 1
+        var store: String
+        var bundle: String
+        var outcome: String
+        var errorCode: Int?
+        var identifiedBy: String
+        var storeVersion: String?
+        var identicalVersions: [String]
+        var currentVersion: String
+        var verdict: String?
+        var mappingModel: String?
+        var closestVersion: String?
+        var differingEntities: [Difference]
+        var summary: String
     }
 }

@@ -170,3 +170,30 @@ private struct SpillBuffer {
         memory = []
     }
 }
+
+extension StoreDump {
+    /// `momlint store dump`: opens the store at `path` once, read only
+    /// (`SQLiteObjectStore.init(readingOnly:reader:)`), and writes its dump
+    /// (`writeDump(format:to:)`) read with `model`, or, when `choosingByHashes` (a bundle was
+    /// given), with the one of `versions` whose entity version hashes equal the store's.
+    /// `remark` hears, before a row is read, which version that is, or that the store's hashes
+    /// are not `model`'s (its rows are then read by structure).
+    public static func write(storeAt path: String, model: Model, versions: [Model], choosingByHashes: Bool, format: Format,
+                             remark: (String) -> Void, to write: ([UInt8]) throws -> Void) throws {
+        let store = try SQLiteObjectStore(readingOnly: path) { description in
+            let match = StoreVersionMatch(file: description, versions: versions)
+            guard match.method == .versionHashes else { return model }
+            if choosingByHashes, let written = match.matches.first?.model {
+                remark("reading with version '\(written.version.name)': every entity hash matches the store's")
+                return written
+            }
+            if !match.matches.contains(where: { $0.model.file == model.file }) {
+                remark("note: the store's version hashes are not those of '\(model.version.name)' "
+                       + "(Core Data would not open it with this version); its rows are read by structure")
+            }
+            return model
+        }
+        defer { try? store.close() }
+        try store.writeDump(format: format, to: write)
+    }
+}
