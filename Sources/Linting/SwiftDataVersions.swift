@@ -72,6 +72,16 @@ public struct SwiftDataVersions: Sendable {
 
         /// `1.0.0` for a message, or nil.
         public var identifierText: String? { identifier.map { $0.map(String.init).joined(separator: ".") } }
+
+        /// `identifier` as SwiftData compares it: `Schema.Version(1, 0)` and `(1, 0, 0)` are one
+        /// version, so trailing zeros are dropped.
+        public var normalizedIdentifier: [Int]? { identifier.map(Self.normalized) }
+
+        static func normalized(_ identifier: [Int]) -> [Int] {
+            var numbers = identifier
+            while numbers.count > 1, numbers.last == 0 { numbers.removeLast() }
+            return numbers
+        }
     }
 
     /// One `MigrationStage` of a plan.
@@ -156,11 +166,16 @@ public struct SwiftDataVersions: Sendable {
     /// The folder read (`--swiftdata DIR`).
     public var folder: String
     /// In declaration order.
-    public var versions: [Version]
-    public var plans: [Plan]
-    public var containers: [Container]
+    public var versions: [Version] { didSet { ordered = Self.ordered(versions, plan: plan) } }
+    public var plans: [Plan] { didSet { ordered = Self.ordered(versions, plan: plan) } }
+    public var containers: [Container] { didSet { ordered = Self.ordered(versions, plan: plan) } }
     /// Where `shipped_version_modified` compares the versions; nil when it does not.
     public var base: Base?
+    /// The versions in migration order: the plan's `schemas` as listed (then any version it does
+    /// not list, by identifier); without a plan, by `versionIdentifier` when every version has
+    /// one, else by name in natural order. Ordered once (and again when the versions, plans or
+    /// containers change): every rule and rendering reads it.
+    public private(set) var ordered: [Version]
 
     public init(folder: String, versions: [Version], plans: [Plan], containers: [Container], base: Base? = nil) {
         self.folder = folder
@@ -168,6 +183,8 @@ public struct SwiftDataVersions: Sendable {
         self.plans = plans
         self.containers = containers
         self.base = base
+        ordered = []
+        ordered = Self.ordered(versions, plan: plan)
     }
 
     public func version(named name: String) -> Version? {
@@ -182,20 +199,18 @@ public struct SwiftDataVersions: Sendable {
         return plans.first
     }
 
-    /// The versions in migration order: the plan's `schemas` as listed (then any version it does
-    /// not list, by identifier); without a plan, by `versionIdentifier` when every version has
-    /// one, else by name in natural order.
-    public var ordered: [Version] {
+    private static func ordered(_ versions: [Version], plan: Plan?) -> [Version] {
         var result: [Version] = []
+        var listed = Set<String>()
         if let schemas = plan?.schemas {
             for reference in schemas {
-                if let version = version(named: reference.name), !result.contains(where: { $0.name == version.name }) {
+                if let version = versions.first(where: { $0.name == reference.name }), listed.insert(version.name).inserted {
                     result.append(version)
                 }
             }
         }
-        let rest = versions.filter { version in !result.contains { $0.name == version.name } }
-        return result + Self.byIdentifierOrName(rest)
+        let rest = versions.filter { !listed.contains($0.name) }
+        return result + byIdentifierOrName(rest)
     }
 
     /// The version the app runs: the last of `ordered`.
@@ -205,10 +220,7 @@ public struct SwiftDataVersions: Sendable {
     /// before `SchemaV10`).
     public static func byIdentifierOrName(_ versions: [Version]) -> [Version] {
         if versions.allSatisfy({ $0.identifier != nil }) {
-            return versions.sorted {
-                SchemaVersionIdentifierReusedRule.normalized($0.identifier!)
-                    .lexicographicallyPrecedes(SchemaVersionIdentifierReusedRule.normalized($1.identifier!))
-            }
+            return versions.sorted { $0.normalizedIdentifier!.lexicographicallyPrecedes($1.normalizedIdentifier!) }
         }
         return versions.sorted { ModelLoader.versionOrder($0.name, $1.name) }
     }

@@ -22,6 +22,43 @@ struct SwiftDataModelBuilder {
         return entities
     }
 
+    /// The model of the classes, as a model read from Swift is made wherever momlint reads one:
+    /// the schema `lint --swiftdata` lints (`SwiftDataReader`) and each `VersionedSchema`
+    /// (`SwiftDataVersionsReader`). `versionedSchema` names the version the classes are (the
+    /// model's `xmlAttributes`, `SwiftDataReader.versionedSchemaKey`); `syncs` says the app syncs
+    /// with CloudKit.
+    ///
+    /// With `compositeStandIns`, for version hashes: a `Codable` property's value is a composite
+    /// whose elements are the type's stored properties, which momlint does not read, so each such
+    /// type is given a composite of one element named after the type, so the version hashes as a
+    /// whole, and a property whose type is renamed hashes differently (an approximation: Core
+    /// Data's hash of it depends on the type's fields). A model that is linted has none: rules
+    /// would judge the stand-ins.
+    func model(file: String, version: ModelVersion? = nil, location: SourceLocation, syncs: Bool,
+               versionedSchema: String?, compositeStandIns: Bool = false) -> Model {
+        let entities = entities()
+        var composites: [Composite] = []
+        if compositeStandIns {
+            var seen = Set<String>()
+            for entity in entities {
+                for attribute in entity.attributes where attribute.attributeType == .composite {
+                    guard let name = attribute.compositeName, seen.insert(name).inserted else { continue }
+                    composites.append(Composite(
+                        name: name, attributes: [Attribute(name: name, attributeType: .binary, location: attribute.location)],
+                        location: attribute.location))
+                }
+            }
+        }
+        var xmlAttributes = [XMLAttributes.Attribute(name: "usedWithSwiftData", value: "YES"),
+                             XMLAttributes.Attribute(name: "sourceLanguage", value: "Swift")]
+        if syncs { xmlAttributes.append(XMLAttributes.Attribute(name: "usedWithCloudKit", value: "YES")) }
+        if let versionedSchema {
+            xmlAttributes.append(XMLAttributes.Attribute(name: SwiftDataReader.versionedSchemaKey, value: versionedSchema))
+        }
+        return Model(file: file, version: version, entities: entities, composites: composites,
+                     xmlAttributes: XMLAttributes(xmlAttributes), location: location, origin: .swiftData)
+    }
+
     // MARK: Entities
 
     private func entity(_ record: ModelClassRecord) -> Entity {

@@ -65,13 +65,9 @@ public struct SwiftDataReader: Sendable {
                 "the type of \(record.untypedProperties.map { "'\(record.name).\($0)'" }.joined(separator: ", ")) "
                 + "cannot be told without compiling (no type annotation); add one so momlint can check it"))
         }
-        let entities = SwiftDataModelBuilder(classes: classes).entities()
-        var xmlAttributes = modelAttributes(syncs: syncs(sources))
-        if let version = selection.versionName {
-            xmlAttributes.append(XMLAttributes.Attribute(name: Self.versionedSchemaKey, value: version))
-        }
-        let model = Model(file: name, entities: entities, xmlAttributes: XMLAttributes(xmlAttributes),
-                          location: SourceLocation(file: name, line: 1, column: 1), origin: .swiftData)
+        let model = SwiftDataModelBuilder(classes: classes).model(
+            file: name, location: SourceLocation(file: name, line: 1, column: 1), syncs: syncs(sources),
+            versionedSchema: selection.versionName)
         return (model, notes)
     }
 
@@ -79,14 +75,6 @@ public struct SwiftDataReader: Sendable {
     /// `ModelConfiguration` names a database.
     func syncs(_ sources: SwiftDataSources) -> Bool {
         usesCloudKit || sources.cloudKitUses.contains { !Self.isNoDatabase($0.database) }
-    }
-
-    /// The `<model>` attributes of a model read from Swift.
-    func modelAttributes(syncs: Bool) -> [XMLAttributes.Attribute] {
-        var xmlAttributes = [XMLAttributes.Attribute(name: "usedWithSwiftData", value: "YES"),
-                             XMLAttributes.Attribute(name: "sourceLanguage", value: "Swift")]
-        if syncs { xmlAttributes.append(XMLAttributes.Attribute(name: "usedWithCloudKit", value: "YES")) }
-        return xmlAttributes
     }
 
     /// The model's `xmlAttributes` key naming the `VersionedSchema` linted, when the classes are

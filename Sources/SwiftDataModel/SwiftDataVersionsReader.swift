@@ -43,8 +43,7 @@ public struct SwiftDataVersionsReader: Sendable {
         guard !versionRecords.isEmpty else { return (nil, []) }
         let resolver = VersionedSchemaClasses(classes: sources.classes, typeAliases: sources.typeAliases,
                                               versionNames: Set(versionRecords.map(\.name)))
-        let attributes = SwiftDataReader(usesCloudKit: usesCloudKit).modelAttributes(
-            syncs: SwiftDataReader(usesCloudKit: usesCloudKit).syncs(sources))
+        let syncs = SwiftDataReader(usesCloudKit: usesCloudKit).syncs(sources)
         var notes: [LoadNote] = []
         let versions = versionRecords.map { record -> SwiftDataVersions.Version in
             let nested = sources.classes.filter { resolver.version(of: $0) == record.name }
@@ -55,7 +54,9 @@ public struct SwiftDataVersionsReader: Sendable {
                         .joined(separator: ", ") + ", which momlint finds no @Model class for in these sources; the "
                     + "version is not compared with the others (pass the folder that declares all its classes)"))
             }
-            let model = Self.model(of: members.map(\.record), version: record, folder: folder, attributes: attributes)
+            let model = SwiftDataModelBuilder(classes: members.map(\.record)).model(
+                file: folder, version: ModelVersion(bundlePath: nil, name: record.name, bundleVersionNames: [], selection: .standalone),
+                location: record.location, syncs: syncs, versionedSchema: record.name, compositeStandIns: true)
             let live = members.filter { resolver.version(of: $0.record) == nil }.map { member in
                 SwiftDataVersions.LiveClass(name: member.record.name, declaration: member.record.location,
                                             listedAt: member.listedAt, reachedThrough: member.reachedThrough)
@@ -92,32 +93,6 @@ public struct SwiftDataVersionsReader: Sendable {
                 location: container.location)
         }
         return (SwiftDataVersions(folder: folder, versions: versions, plans: plans, containers: containers), notes)
-    }
-
-    /// The Core Data model SwiftData builds from one version's classes. A `Codable` property's
-    /// value is a composite whose elements are the type's stored properties, which momlint does
-    /// not read; for its version hash each such type is given a composite of one element named
-    /// after the type, so the version hashes as a whole, and a property whose type is renamed
-    /// hashes differently (an approximation: Core Data's hash of it depends on the type's fields).
-    static func model(of classes: [ModelClassRecord], version: SchemaTypeRecord, folder: String,
-                      attributes: [XMLAttributes.Attribute]) -> Model {
-        let entities = SwiftDataModelBuilder(classes: classes).entities()
-        var composites: [Composite] = []
-        var seen = Set<String>()
-        for entity in entities {
-            for attribute in entity.attributes where attribute.attributeType == .composite {
-                guard let name = attribute.compositeName, seen.insert(name).inserted else { continue }
-                composites.append(Composite(
-                    name: name, attributes: [Attribute(name: name, attributeType: .binary, location: attribute.location)],
-                    location: attribute.location))
-            }
-        }
-        return Model(
-            file: folder,
-            version: ModelVersion(bundlePath: nil, name: version.name, bundleVersionNames: [], selection: .standalone),
-            entities: entities, composites: composites,
-            xmlAttributes: XMLAttributes(attributes + [.init(name: SwiftDataReader.versionedSchemaKey, value: version.name)]),
-            location: version.location, origin: .swiftData)
     }
 
     /// The stages `expression` holds, static properties followed (the plan's own first, then a

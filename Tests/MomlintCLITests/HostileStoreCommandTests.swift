@@ -276,7 +276,8 @@ struct HostileStoreCommandTests {
 
     /// A private copy never outlives momlint: SIGTERM at any moment leaves nothing in TMPDIR,
     /// and a folder a SIGKILL left during a copy (its process gone) is removed by the next copy,
-    /// which touches only the files a copy makes.
+    /// which touches only the files a copy makes, in folders, never through a link of the same
+    /// name.
     @Test func privateCopiesAreRemovedOnSignalsAndAfterAKill() throws {
         let scene = try Scene()
         let source = scene.outside + "/source.sqlite"
@@ -317,10 +318,23 @@ struct HostileStoreCommandTests {
         let kept = temporary + "/momlint-store-\(ended.processIdentifier)-Other"
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
         try Data("not momlint's\n".utf8).write(to: URL(fileURLWithPath: kept + "/notes.txt"))
+        // Names of the same pattern that are not folders of momlint's: a link to a folder holding
+        // a store.sqlite, and a file. Neither is followed nor removed.
+        let victim = scene.outside + "/victim"
+        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim + "/store.sqlite"))
+        let link = temporary + "/momlint-store-\(ended.processIdentifier)-Linked"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        let file = temporary + "/momlint-store-\(ended.processIdentifier)-AFile"
+        try Data("not momlint's\n".utf8).write(to: URL(fileURLWithPath: file))
         let outcome = try Self.run(["store", "which-version", scene.store, Self.model], environment: environment)
         #expect(outcome.status == 0, "\(outcome.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [(kept as NSString).lastPathComponent])
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: temporary))
+            == Set([kept, link, file].map { ($0 as NSString).lastPathComponent }))
         #expect(try FileManager.default.contentsOfDirectory(atPath: kept) == ["notes.txt"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == victim)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim + "/store.sqlite")) == Data("precious\n".utf8))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("not momlint's\n".utf8))
     }
 
     /// A -wal that is a link to a file that is not a write-ahead log: reported, never ignored.

@@ -1,5 +1,6 @@
 import Conformance
 import DataModel
+import Foundation
 import SQLiteStore
 import Testing
 
@@ -93,6 +94,27 @@ import Testing
         #expect(try run(.save(policy: .error), in: "draft") == .saved)
         #expect(try run(.value(object: "ann", attribute: "name")) == .value(.string("Bea")))
         #expect(try run(.value(object: "ann", attribute: "age")) == .value(.integer(40)))
+    }
+
+    /// A child's scratch files live in a folder the adapter makes (mode 0700) beside the store,
+    /// and closing removes exactly them and the folder: a file beside the store named as a
+    /// scratch file is someone else's and stays (`docs/security.md`, "What momlint writes").
+    @Test func childScratchFilesLiveInAPrivateFolderRemovedAtClose() throws {
+        let planted = scratch.path("context-planted.sqlite")
+        try Data("not momlint's".utf8).write(to: URL(fileURLWithPath: planted))
+        try run(.insert(entity: "Department", object: "sales", values: ["name": .string("Sales")]))
+        try run(.addContext(name: "draft", parent: ContextDeclaration.defaultName))
+        try run(.addContext(name: "sketch", parent: "draft"))
+        #expect(try run(.count(entity: "Department"), in: "sketch") == .count(1))
+        let folders = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix("momlint-contexts-") }
+        #expect(folders.count == 1)
+        let folder = scratch.path(folders.first ?? "")
+        #expect(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sqlite") }.count == 2)
+        store.close()
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: planted)) == Data("not momlint's".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).allSatisfy { $0.hasPrefix("child.sqlite") || $0 == "context-planted.sqlite" })
     }
 
     @Test func aDenyRuleRefusesTheChildsSaveAndTheParentKeepsEverything() throws {

@@ -127,14 +127,13 @@ public struct MigrationPlanIncompleteRule: SchemaVersionsRule {
             let known = schemas.filter { versions.version(named: $0.name) != nil }
             // Order by versionIdentifier (equal identifiers are schema_version_identifier_reused's).
             for (previous, next) in zip(known, known.dropFirst()) {
-                guard let older = versions.version(named: previous.name)?.identifier,
-                      let newer = versions.version(named: next.name)?.identifier,
-                      SchemaVersionIdentifierReusedRule.normalized(newer)
-                        .lexicographicallyPrecedes(SchemaVersionIdentifierReusedRule.normalized(older))
+                guard let older = versions.version(named: previous.name), let newer = versions.version(named: next.name),
+                      let olderIdentifier = older.normalizedIdentifier, let newerIdentifier = newer.normalizedIdentifier,
+                      newerIdentifier.lexicographicallyPrecedes(olderIdentifier)
                 else { continue }
                 result.append(Violation(
-                    message: "'\(plan.name).schemas' lists '\(next.name)' (\(Self.text(newer))) after '\(previous.name)' "
-                        + "(\(Self.text(older))); the plan migrates stores in the order it lists, so list the schemas by "
+                    message: "'\(plan.name).schemas' lists '\(next.name)' (\(newer.identifierText ?? "")) after '\(previous.name)' "
+                        + "(\(older.identifierText ?? "")); the plan migrates stores in the order it lists, so list the schemas by "
                         + "versionIdentifier, oldest first",
                     location: next.location, suggestion: "move '\(next.name)' before '\(previous.name)'"))
             }
@@ -185,6 +184,4 @@ public struct MigrationPlanIncompleteRule: SchemaVersionsRule {
         }
         return result
     }
-
-    private static func text(_ identifier: [Int]) -> String { identifier.map(String.init).joined(separator: ".") }
 }

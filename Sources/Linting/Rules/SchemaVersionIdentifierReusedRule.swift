@@ -69,7 +69,7 @@ public struct SchemaVersionIdentifierReusedRule: SchemaVersionsRule {
         var result: [Violation] = []
         // In migration order, so the later version is the one reported.
         for version in versions.ordered {
-            guard let identifier = version.identifier.map(Self.normalized) else { continue }
+            guard let identifier = version.normalizedIdentifier else { continue }
             guard let earlier = first[identifier] else {
                 first[identifier] = version
                 continue
@@ -81,12 +81,5 @@ public struct SchemaVersionIdentifierReusedRule: SchemaVersionsRule {
                 suggestion: "bump the versionIdentifier of '\(version.name)'"))
         }
         return result
-    }
-
-    /// `Schema.Version(1, 0)` and `(1, 0, 0)` are one version: trailing zeros dropped.
-    static func normalized(_ identifier: [Int]) -> [Int] {
-        var numbers = identifier
-        while numbers.count > 1, numbers.last == 0 { numbers.removeLast() }
-        return numbers
     }
 }

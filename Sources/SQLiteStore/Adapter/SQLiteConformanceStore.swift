@@ -2,6 +2,7 @@ import Conformance
 import DataModel
 import Foundation
 import ModelDiff
+import SafeFiles
 
 /// One scenario's store: an `SQLiteObjectStore` plus the scenario's names for its objects
 /// (contract §3). Names map to object IDs, which are primary keys and so survive saves and
@@ -23,6 +24,10 @@ public final class SQLiteConformanceStore: ConformanceStore {
     /// what its parent sees, written again before each request to the child
     /// (`SQLiteObjectStore.writeView`), so that the child reads through its parent.
     private var children: [String: ChildContext] = [:]
+    /// Where the child contexts' scratch files live: a folder momlint makes beside the store at
+    /// the first child, from which it removes exactly those files, then the folder itself
+    /// (`PrivateFolder`; `docs/security.md`, "What momlint writes").
+    private var childFolder: PrivateFolder?
     /// Reopened with `NSReadOnlyPersistentStoreOption` (contract §4.12): the adapter refuses a
     /// save with changes with 513, as the coordinator does, and never writes.
     private var isReadOnly = false
@@ -68,10 +73,9 @@ public final class SQLiteConformanceStore: ConformanceStore {
     public func close() {
         try? store.close()
         for context in contexts.values { try? context.close() }
-        for child in children.values {
-            try? child.store.close()
-            Self.removeDatabase(at: child.path)
-        }
+        for child in children.values { try? child.store.close() }
+        childFolder?.remove(withFiles: children.values.flatMap { StoreSidecarFiles.databaseFiles($0.fileName) })
+        childFolder = nil
         if let scratchDirectory { try? FileManager.default.removeItem(at: scratchDirectory) }
     }
 
@@ -297,7 +301,8 @@ public final class SQLiteConformanceStore: ConformanceStore {
     /// context's name, a context on the store or another child.
     private struct ChildContext {
         let parent: String?
-        let path: String
+        /// Its scratch database's name in `childFolder`.
+        let fileName: String
         var store: SQLiteObjectStore
     }
 
@@ -319,18 +324,25 @@ public final class SQLiteConformanceStore: ConformanceStore {
         // A set deletion keeps its keys in its own connection, which a child cannot read through.
         for context in allStores { context.allowsSetDeletion = false }
         if let parentName, children[parentName] != nil { try readThroughParent(parentName) }
-        let directory = URL(fileURLWithPath: store.path).deletingLastPathComponent()
-        let path = directory.appendingPathComponent("context-\(UUID().uuidString).sqlite").path
-        children[name] = ChildContext(parent: parentName, path: path, store: try openView(of: parentName, at: path))
+        let fileName = "context-\(UUID().uuidString).sqlite"
+        children[name] = ChildContext(parent: parentName, fileName: fileName, store: try openView(of: parentName, named: fileName))
     }
 
     /// Writes the file a child reads through — what its parent sees now — and opens it.
-    private func openView(of parent: String?, at path: String) throws -> SQLiteObjectStore {
-        Self.removeDatabase(at: path)
-        try store(named: parent).writeView(to: path, model: model)
-        let view = try SQLiteObjectStore(path: path, model: model)
-        view.allowsSetDeletion = false
-        return view
+    private func openView(of parent: String?, named fileName: String) throws -> SQLiteObjectStore {
+        let folder = try openChildFolder()
+        let files = StoreSidecarFiles.databaseFiles(fileName)
+        folder.removeFiles(named: files)
+        let path = folder.path(of: fileName)
+        do {
+            try store(named: parent).writeView(to: path, model: model)
+            let view = try SQLiteObjectStore(path: path, model: model)
+            view.allowsSetDeletion = false
+            return view
+        } catch {
+            folder.removeFiles(named: files)
+            throw error
+        }
     }
 
     /// Before a request to a child: its file is written again from its parent (and the
@@ -341,7 +353,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
         if let parent = child.parent, children[parent] != nil { try readThroughParent(parent) }
         let held = child.store.context
         try child.store.close()
-        child.store = try openView(of: child.parent, at: child.path)
+        child.store = try openView(of: child.parent, named: child.fileName)
         child.store.context = held
         children[name] = child
     }
@@ -354,7 +366,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
             guard !done.contains(name), var child = children[name] else { return }
             if let parent = child.parent { try rebuild(parent) }
             try child.store.close()
-            child.store = try openView(of: child.parent, at: child.path)
+            child.store = try openView(of: child.parent, named: child.fileName)
             children[name] = child
             done.insert(name)
         }
@@ -365,9 +377,17 @@ public final class SQLiteConformanceStore: ConformanceStore {
         }
     }
 
-    /// Removes a scratch database with its `-wal` and `-shm` files.
-    private static func removeDatabase(at path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    /// The children's folder, made beside the store at the first child.
+    private func openChildFolder() throws -> PrivateFolder {
+        if let childFolder { return childFolder }
+        let directory = URL(fileURLWithPath: store.path).deletingLastPathComponent().path
+        do {
+            let folder = try PrivateFolder(in: directory, prefix: "momlint-contexts-")
+            childFolder = folder
+            return folder
+        } catch {
+            throw StoreAdapterError(.storeFailure, "cannot make a private folder for child contexts beside '\(store.path)': \(error.reason)")
+        }
     }
 
     /// Names of objects that are gone stop reaching them. Their IDs keep their names, so a No

@@ -33,6 +33,11 @@ enum StoreSidecarFiles {
         case hot(bytes: Int)
     }
 
+    /// A database's file and those SQLite makes beside it (`-wal`, `-shm`, `-journal`), by name.
+    static func databaseFiles(_ database: String) -> [String] {
+        ["", "-wal", "-shm", "-journal"].map { database + $0 }
+    }
+
     /// Looks at `path-journal` without following it into a FIFO or a device: a journal that is
     /// not a regular file is refused (SQLite would open it), and a hot one is reported.
     static func journal(besides path: String) throws(SQLiteStoreError) -> Journal {

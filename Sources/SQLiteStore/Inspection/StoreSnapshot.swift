@@ -136,9 +136,9 @@ final class StoreSnapshot {
     }()
 }
 
-/// The bytes of a store and its `-wal`, copied into a folder of momlint's own.
+/// The bytes of a store and its `-wal`, copied into a folder of momlint's own (`PrivateFolder`).
 private struct PrivateStoreCopy {
-    let folder: String
+    let folder: PrivateFolder
     let storePath: String
     private var signalRegistrations: [Int32] = []
 
@@ -155,24 +155,24 @@ private struct PrivateStoreCopy {
             throw SQLiteStoreError(.incompatibleFile,
                                    "\(StoreSidecarFiles.quoted(path)) is \(store.size) bytes, over the limit of \(limits.maximumCopiedStoreBytes) for a store momlint copies to read with its -wal: open the store in the app so its -wal is checkpointed, then read it again")
         }
-        let temporary = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        let temporary = NSTemporaryDirectory()
         Self.removeCopiesOfEndedProcesses(in: temporary)
-        var template = Array(temporary.utf8CString.dropLast()) + Array("\(Self.folderPrefix)\(getpid())-XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else {
-            throw SQLiteStoreError(.database, "cannot make a private folder to read \(StoreSidecarFiles.quoted(path)) in: \(FileAccessError(path: "", problem: .system(errno)).reason)")
+        do {
+            folder = try PrivateFolder(in: temporary, prefix: "\(Self.folderPrefix)\(getpid())-")
+        } catch {
+            throw SQLiteStoreError(.database, "cannot make a private folder to read \(StoreSidecarFiles.quoted(path)) in: \(error.reason)")
         }
-        folder = String(cString: created)
-        storePath = folder + "/store.sqlite"
-        signalRegistrations.append(momlint_remove_on_signal(folder, 1))
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            signalRegistrations.append(momlint_remove_on_signal(storePath + suffix, 0))
+        storePath = folder.path(of: Self.storeName)
+        signalRegistrations.append(momlint_remove_on_signal(folder.path, 1))
+        for file in Self.fileNames {
+            signalRegistrations.append(momlint_remove_on_signal(folder.path(of: file), 0))
         }
         do {
-            try Self.copy(store.descriptor, bytes: store.size, to: storePath, naming: path)
+            try copy(store.descriptor, bytes: store.size, to: Self.storeName, naming: path)
             if let wal {
                 // Only the frames SQLite would read: up to the last commit frame.
                 let walBytes = 32 + wal.wal.committedFrames * (24 + wal.wal.pageSize)
-                try Self.copy(wal.file.descriptor, bytes: walBytes, to: storePath + "-wal", naming: path + "-wal")
+                try copy(wal.file.descriptor, bytes: walBytes, to: Self.storeName + "-wal", naming: path + "-wal")
             }
         } catch {
             remove()
@@ -181,39 +181,37 @@ private struct PrivateStoreCopy {
     }
 
     static let folderPrefix = "momlint-store-"
-    static let fileNames = ["store.sqlite", "store.sqlite-wal", "store.sqlite-shm", "store.sqlite-journal"]
+    static let storeName = "store.sqlite"
+    static let fileNames = StoreSidecarFiles.databaseFiles(storeName)
 
     /// A process killed with SIGKILL while it copied (before SQLite held the copy, when its
     /// names are removed) leaves its folder behind: the next copy removes every folder of
     /// this user named for a process that no longer exists, and only the files a copy makes
     /// in it (a folder holding anything else is left alone).
     static func removeCopiesOfEndedProcesses(in temporary: String) {
-        guard let entries = FolderListing.entries(of: temporary) else { return }
-        for entry in entries where entry.kind == .folder && entry.name.hasPrefix(folderPrefix) {
-            let rest = entry.name.dropFirst(folderPrefix.count)
-            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
-            guard kill(pid, 0) == -1 && errno == ESRCH else { continue }
-            let folder = temporary + entry.name
-            var status = stat()
-            guard lstat(folder, &status) == 0, status.st_uid == getuid(), status.st_mode & S_IFMT == S_IFDIR else { continue }
-            for name in fileNames { unlink(folder + "/" + name) }
-            rmdir(folder)
+        PrivateFolder.removeLeftovers(in: temporary, files: fileNames) { name in
+            guard name.hasPrefix(folderPrefix) else { return false }
+            let rest = name.dropFirst(folderPrefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { return false }
+            return kill(pid, 0) == -1 && errno == ESRCH
         }
     }
 
     /// Removes the copy and its folder (only what momlint made there).
     func remove() {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(storePath + suffix) }
-        rmdir(folder)
+        folder.remove(withFiles: Self.fileNames)
         for registration in signalRegistrations { momlint_forget_on_signal(registration) }
     }
 
-    /// Copies `bytes` bytes from an open descriptor to a new file of mode 0600 (`O_EXCL`:
-    /// nothing that exists is ever written, and a link is never followed).
-    private static func copy(_ source: Int32, bytes: Int, to destination: String, naming original: String) throws(SQLiteStoreError) {
-        let target = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard target >= 0 else {
-            throw SQLiteStoreError(.database, "cannot copy \(StoreSidecarFiles.quoted(original)) to read it: \(FileAccessError(path: destination, problem: .system(errno)).reason)")
+    /// Copies `bytes` bytes from an open descriptor to a new file of mode 0600 in the folder
+    /// (`PrivateFolder.createFile`: nothing that exists is ever written, a link never followed).
+    private func copy(_ source: Int32, bytes: Int, to file: String, naming original: String) throws(SQLiteStoreError) {
+        let destination = folder.path(of: file)
+        let target: Int32
+        do {
+            target = try folder.createFile(named: file)
+        } catch {
+            throw SQLiteStoreError(.database, "cannot copy \(StoreSidecarFiles.quoted(original)) to read it: \(error.reason)")
         }
         defer { close(target) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
