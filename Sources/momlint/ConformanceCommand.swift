@@ -122,26 +122,23 @@ struct ConformanceCommand: AsyncParsableCommand {
         let directory = scenarioDirectory ?? Self.defaultScenarioDirectory()
         let suite = ScenarioLoader(allowedModelRoots: allowedModelRoots).loadSuite(in: directory)
         for error in suite.errors { print(error, to: &standardError) }
-        var scenarios = suite.scenarios
-        if !filters.isEmpty {
-            scenarios = scenarios.filter { scenario in filters.contains { ExpectedFailures.glob($0, matches: scenario.id) } }
-            if scenarios.isEmpty && suite.errors.isEmpty {
-                print("error: no scenario in \(directory) matches \(filters.map { "'\($0)'" }.joined(separator: ", "))",
-                      to: &standardError)
-                throw ExitCode.inputError
-            }
+        let selection = ScenarioSelection(suite.scenarios, filters: filters, exclusions: exclusions)
+        if selection.matchesNoFilter && suite.errors.isEmpty {
+            print("error: no scenario in \(directory) matches \(filters.map { "'\($0)'" }.joined(separator: ", "))",
+                  to: &standardError)
+            throw ExitCode.inputError
         }
-        for exclusion in exclusions where !scenarios.contains(where: { ExpectedFailures.glob(exclusion, matches: $0.id) }) {
+        for exclusion in selection.unmatchedExclusions {
             print("note: --exclude '\(exclusion)' matches no scenario", to: &standardError)
         }
-        scenarios.removeAll { scenario in exclusions.contains { ExpectedFailures.glob($0, matches: scenario.id) } }
+        let scenarios = selection.scenarios
 
-        let expectations: [String: ExpectedFailures]
-        do {
-            expectations = try expectedFailures(for: zip(requestedAdapters, adapters).map { ($0, $1.name) },
-                                                allIDs: suite.scenarios.map(\.id), notes: &standardError)
-        } catch {
-            print(error, to: &standardError)
+        let expectations = ExpectedFailures.ByAdapter(
+            files: expectedFailureFiles, adapters: zip(requestedAdapters, adapters).map { ($0, $1.name) },
+            scenarioIDs: suite.scenarios.map(\.id))
+        for note in expectations.notes { print(note, to: &standardError) }
+        if let failure = expectations.failure {
+            print(failure, to: &standardError)
             throw ExitCode.inputError
         }
 
@@ -161,7 +158,7 @@ struct ConformanceCommand: AsyncParsableCommand {
                     + "(\(String(format: "%.2f", result.seconds)) s)", to: &progressLine)
             }
             summaries.append(RunSummary(adapterName: adapter.name, results: results,
-                                        expectedFailures: expectations[adapter.name] ?? .none))
+                                        expectedFailures: expectations.lists[adapter.name] ?? .none))
         }
 
         let reportWritten = writeToStandardOutput(reporterType.report(summaries))
@@ -197,37 +194,6 @@ struct ConformanceCommand: AsyncParsableCommand {
 
         if !suite.errors.isEmpty || !reportWritten { throw ExitCode.inputError }
         if reportIsStale || summaries.contains(where: { !$0.isSuccessful }) { throw ExitCode.findings }
-    }
-
-    /// Each adapter's expected failures, by the adapter's name: files given as `ADAPTER=FILE`
-    /// apply to that adapter (named as on the command line or as it names itself), plain files
-    /// to every adapter. Lines matching no scenario are noted, not fatal.
-    private func expectedFailures(for adapters: [(requested: String, name: String)], allIDs: [String],
-                                  notes: inout StandardError) throws -> [String: ExpectedFailures] {
-        let adapterNames = adapters.map(\.name)
-        var result: [String: ExpectedFailures] = [:]
-        for argument in expectedFailureFiles {
-            var adapter: String?
-            var path = argument
-            // The longest adapter name the argument starts with, so `exec:a=b` commands work.
-            let match = adapters.flatMap { [($0.requested, $0.name), ($0.name, $0.name)] }
-                .filter { argument.hasPrefix($0.0 + "=") }
-                .max { $0.0.count < $1.0.count }
-            if let match {
-                adapter = match.1
-                path = String(argument.dropFirst(match.0.count + 1))
-            }
-            let list = try ExpectedFailures(contentsOf: path)
-            for entry in list.unmatchedEntries(among: allIDs) {
-                print("\(path):\(entry.line): note: '\(entry.pattern)' matches no scenario; remove it", to: &notes)
-            }
-            for name in adapter.map({ [$0] }) ?? adapterNames {
-                var merged = result[name] ?? ExpectedFailures(file: path)
-                merged.entries += list.entries
-                result[name] = merged
-            }
-        }
-        return result
     }
 
     static func defaultScenarioDirectory() -> String {

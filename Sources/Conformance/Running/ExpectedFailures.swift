@@ -74,3 +74,47 @@ public struct ExpectedFailures: Hashable, Sendable {
         fnmatch(pattern, text, 0) == 0
     }
 }
+
+extension ExpectedFailures {
+    /// Each adapter's expected failures, by the adapter's name, from the files given on the
+    /// command line: a file given as `ADAPTER=FILE` applies to that adapter (named as requested
+    /// or as it names itself), a plain file to every adapter.
+    public struct ByAdapter {
+        public private(set) var lists: [String: ExpectedFailures] = [:]
+        /// One line per entry that matches no scenario (not fatal: a list may outlive a scenario),
+        /// in the order the files were read.
+        public private(set) var notes: [String] = []
+        /// The first file that could not be read; the files after it were not.
+        public private(set) var failure: ScenarioLoadError?
+
+        public init(files: [String], adapters: [(requested: String, name: String)], scenarioIDs: [String]) {
+            for argument in files {
+                var adapter: String?
+                var path = argument
+                // The longest adapter name the argument starts with, so `exec:a=b` commands work.
+                let match = adapters.flatMap { [($0.requested, $0.name), ($0.name, $0.name)] }
+                    .filter { argument.hasPrefix($0.0 + "=") }
+                    .max { $0.0.count < $1.0.count }
+                if let match {
+                    adapter = match.1
+                    path = String(argument.dropFirst(match.0.count + 1))
+                }
+                let list: ExpectedFailures
+                do {
+                    list = try ExpectedFailures(contentsOf: path)
+                } catch {
+                    failure = error
+                    return
+                }
+                for entry in list.unmatchedEntries(among: scenarioIDs) {
+                    notes.append("\(path):\(entry.line): note: '\(entry.pattern)' matches no scenario; remove it")
+                }
+                for name in adapter.map({ [$0] }) ?? adapters.map(\.name) {
+                    var merged = lists[name] ?? ExpectedFailures(file: path)
+                    merged.entries += list.entries
+                    lists[name] = merged
+                }
+            }
+        }
+    }
+}
