@@ -119,36 +119,8 @@ struct StoreWhichVersionCommand: ParsableCommand {
         }
         print("\(PrintableText.bounded(file, limit: 1_000)): \(description.summary)")
         let match = StoreVersionMatch(file: description, versions: result.models)
-        let matches = match.matches
-        let byHashes = match.method == .versionHashes
-        let how = byHashes ? "all \(match.storeHashes?.count ?? 0) entity hashes match"
-            : "matched by structure: the store's metadata holds no version hashes"
-        if matches.count == 1 {
-            print("written by version '\(PrintableText.bounded(matches[0].model.version.name))' (\(how)) (\(PrintableText.bounded(matches[0].model.file, limit: 1_000)))")
-            return
-        }
-        if matches.count > 1 {
-            print(byHashes ? "written by one of \(matches.count) versions identical to Core Data (\(how)):"
-                : "written by one of \(matches.count) structurally identical versions (\(how)):")
-            for candidate in matches {
-                print("  '\(PrintableText.bounded(candidate.model.version.name))' (\(PrintableText.bounded(candidate.model.file, limit: 1_000)))")
-            }
-            return
-        }
-        let bundleName = PrintableText.bounded(bundle, limit: 1_000)
-        print(byHashes
-            ? "no version of \(bundleName) hashes like this store (migrating it fails with 134130); closest first:"
-            : "no version of \(bundleName) matches (by structure: the store's metadata holds no version hashes); closest first:")
-        for candidate in match.candidates.prefix(3) {
-            let count = candidate.differences.count
-            let what = byHashes ? (count == 1 ? "entity hash differs" : "entity hashes differ")
-                : (count == 1 ? "difference" : "differences")
-            print("  '\(PrintableText.bounded(candidate.model.version.name))': \(count) \(what)")
-            // A difference quotes names from the file: escaped, and cut when long.
-            for difference in candidate.differences.prefix(5) { print("    - \(PrintableText.bounded(difference, limit: 1_000))") }
-            for difference in candidate.layoutDifferences.prefix(3) { print("    - layout: \(PrintableText.bounded(difference, limit: 1_000))") }
-        }
-        throw ExitCode.findings
+        print(match.report(bundle: bundle), terminator: "")
+        if match.matches.isEmpty { throw ExitCode.findings }
     }
 }
 

@@ -84,3 +84,45 @@ public struct StoreVersionMatch: Sendable {
 private extension Array {
     var nonEmpty: Self? { isEmpty ? nil : self }
 }
+
+extension StoreVersionMatch {
+    /// What `momlint store which-version` prints after the store's summary: the version that
+    /// wrote it, the identical versions that could have, or the closest ones with how they
+    /// differ (then `matches` is empty). Text from the files is escaped and cut when long.
+    public func report(bundle: String) -> String {
+        reportLines(bundle: bundle).map { $0 + "\n" }.joined()
+    }
+
+    private func reportLines(bundle: String) -> [String] {
+        var lines: [String] = []
+        let byHashes = method == .versionHashes
+        let how = byHashes ? "all \(storeHashes?.count ?? 0) entity hashes match"
+            : "matched by structure: the store's metadata holds no version hashes"
+        if matches.count == 1 {
+            lines.append("written by version '\(PrintableText.bounded(matches[0].model.version.name))' (\(how)) (\(PrintableText.bounded(matches[0].model.file, limit: 1_000)))")
+            return lines
+        }
+        if matches.count > 1 {
+            lines.append(byHashes ? "written by one of \(matches.count) versions identical to Core Data (\(how)):"
+                : "written by one of \(matches.count) structurally identical versions (\(how)):")
+            for candidate in matches {
+                lines.append("  '\(PrintableText.bounded(candidate.model.version.name))' (\(PrintableText.bounded(candidate.model.file, limit: 1_000)))")
+            }
+            return lines
+        }
+        let bundleName = PrintableText.bounded(bundle, limit: 1_000)
+        lines.append(byHashes
+            ? "no version of \(bundleName) hashes like this store (migrating it fails with 134130); closest first:"
+            : "no version of \(bundleName) matches (by structure: the store's metadata holds no version hashes); closest first:")
+        for candidate in candidates.prefix(3) {
+            let count = candidate.differences.count
+            let what = byHashes ? (count == 1 ? "entity hash differs" : "entity hashes differ")
+                : (count == 1 ? "difference" : "differences")
+            lines.append("  '\(PrintableText.bounded(candidate.model.version.name))': \(count) \(what)")
+            // A difference quotes names from the file: escaped, and cut when long.
+            for difference in candidate.differences.prefix(5) { lines.append("    - \(PrintableText.bounded(difference, limit: 1_000))") }
+            for difference in candidate.layoutDifferences.prefix(3) { lines.append("    - layout: \(PrintableText.bounded(difference, limit: 1_000))") }
+        }
+        return lines
+    }
+}
