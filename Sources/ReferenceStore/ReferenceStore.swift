@@ -311,9 +311,6 @@ public final class ReferenceStore: ConformanceStore {
             return .isDeleted(box.context.deleted.contains(id))
         case .fetch(let fetch):
             let kind = try box.context.schema.entityIndex(named: fetch.entity)
-            for sort in fetch.sortDescriptors {
-                _ = try box.context.schema.keyPath(sort.key.split(separator: ".").map(String.init), from: kind)
-            }
             let source: ObjectGraph
             var live: (ObjectID) -> Bool = { _ in true }
             if fetch.includesPendingChanges {
@@ -323,8 +320,8 @@ public final class ReferenceStore: ConformanceStore {
                 source = parentView(of: box)
             }
             let candidates = source.ids.filter { live($0) && box.context.schema.entity(source[$0]!.entity, isKindOf: kind) }
-            let found = fetch.execute(over: candidates) { id, path in
-                box.context.schema.value(at: path, of: id, in: source)
+            let found = try fetch.execute(over: candidates) { id, path throws(StoreAdapterError) in
+                try box.context.schema.value(at: path, of: id, in: source)
             }
             for id in found where box.context.graph.contains(id) { register(id, in: box) }
             return .objects(found.map { source[$0]!.name })
