@@ -168,35 +168,20 @@ extension ObjectContext {
 }
 
 extension StoreSchema {
-    /// Checks a key path from `entity`: to-one relationships, then an attribute (or a to-one).
-    func keyPath(_ path: [String], from entity: Int) throws(StoreAdapterError) {
-        var current = entity
-        for (index, key) in path.enumerated() {
-            if let slot = entities[current].attributeSlots[key] {
-                _ = slot
-                guard index == path.count - 1 else {
-                    throw StoreAdapterError(.noSuchProperty, "'\(key)' is an attribute; only a to-one can be followed")
-                }
-            } else {
-                let slot = try relationshipSlot(key, of: current)
-                current = entities[current].relationships[slot].destination
-            }
-        }
-    }
-
-    /// The value at a key path of an object in `graph`: an attribute's value; through a to-one,
-    /// the destination's; a to-one at the end reads as the destination's name; nil on the way
-    /// gives null.
-    func value(at path: [String], of id: ObjectID, in graph: ObjectGraph) -> AttributeValue {
-        var current = id
-        for (index, key) in path.enumerated() {
-            guard let record = graph[current] else { return .null }
+    /// The value at a key path of an object in `graph` (`KeyPathValue.read`): an attribute's
+    /// value; through a to-one, the destination's; a to-one at the end reads as the
+    /// destination's name; nil on the way gives null.
+    func value(at path: [String], of id: ObjectID, in graph: ObjectGraph) throws(StoreAdapterError) -> AttributeValue {
+        func property(_ id: ObjectID, _ key: String) throws(StoreAdapterError) -> KeyPathValue.Property<ObjectID>? {
+            guard let record = graph[id] else { return nil }
             let entity = entities[record.entity]
-            if let slot = entity.attributeSlots[key] { return index == path.count - 1 ? record.attributes[slot] : .null }
-            guard let slot = entity.relationshipSlots[key], let next = record.relationships[slot].first else { return .null }
-            if index == path.count - 1 { return graph[next].map { .string($0.name) } ?? .null }
-            current = next
+            if let slot = entity.attributeSlots[key] { return .attribute(record.attributes[slot]) }
+            guard let slot = entity.relationshipSlots[key], !entity.relationships[slot].isToMany else {
+                throw StoreAdapterError(.noSuchProperty, "'\(entity.name)' has no attribute or to-one relationship '\(key)'")
+            }
+            return .toOne(record.relationships[slot].first)
         }
-        return .null
+        func name(_ id: ObjectID) throws(StoreAdapterError) -> String? { graph[id]?.name }
+        return try KeyPathValue.read(path, of: id, property: property, name: name)
     }
 }

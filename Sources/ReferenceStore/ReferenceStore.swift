@@ -25,6 +25,9 @@ public final class ReferenceStore: ConformanceStore {
     private var others: [String: ContextBox] = [:]
     /// Their names in the order they were added: a reset of the whole store goes parents first.
     private var otherNames: [String] = []
+    /// Counts the requests that may have changed what some context sees of its parent (every
+    /// request but a query); a context synchronized since the last of them is up to date.
+    private var generation = 0
     /// Scenario names to object IDs, kept across saves, resets and reopens (contract §3).
     private var objectIDs: [String: ObjectID] = [:]
     private var nextID: ObjectID = 0
@@ -41,6 +44,8 @@ public final class ReferenceStore: ConformanceStore {
     final class ContextBox {
         var context: ObjectContext
         let parent: ContextBox?
+        /// The store's `generation` when the context was last synchronized with its parent.
+        var synchronizedAt: Int?
         init(_ context: ObjectContext, parent: ContextBox?) {
             self.context = context
             self.parent = parent
@@ -114,6 +119,7 @@ public final class ReferenceStore: ConformanceStore {
         let box = ContextBox(ObjectContext(schema: main.context.schema), parent: parent)
         others[name] = box
         otherNames.append(name)
+        generation += 1  // the default context's objects now count as read
         synchronize(box)
         return .done
     }
@@ -129,7 +135,13 @@ public final class ReferenceStore: ConformanceStore {
 
     /// Brings the objects `box` has not read or changed up to date with its parent (what
     /// faulting them in now would read), and drops those its parent no longer has.
+    ///
+    /// Nothing to do when no request but queries ran since `box` was last synchronized: its
+    /// ancestors were synchronized just before it, and a query changes no context's objects,
+    /// no row and no version (it may register objects, which only takes them out of the sync).
     private func synchronize(_ box: ContextBox) {
+        guard box.synchronizedAt != generation else { return }
+        box.synchronizedAt = generation
         if let parent = box.parent { synchronize(parent) }
         let view = parentView(of: box)
         let onStore = box.parent == nil
@@ -152,6 +164,7 @@ public final class ReferenceStore: ConformanceStore {
     private func perform(_ request: StoreRequest, in box: ContextBox) throws -> StoreResponse {
         let several = !others.isEmpty
         if several { synchronize(box) }
+        defer { if !request.isQuery { generation += 1 } }
         let response = try handle(request, in: box)
         if several {
             // What the context changed, it now holds as its own.
@@ -250,6 +263,7 @@ public final class ReferenceStore: ConformanceStore {
                 box.context.reset(to: persistent)
             } else {
                 box.context.reset(to: ObjectGraph())
+                generation += 1
                 synchronize(box)
             }
             return .done
@@ -297,9 +311,6 @@ public final class ReferenceStore: ConformanceStore {
             return .isDeleted(box.context.deleted.contains(id))
         case .fetch(let fetch):
             let kind = try box.context.schema.entityIndex(named: fetch.entity)
-            for sort in fetch.sortDescriptors {
-                _ = try box.context.schema.keyPath(sort.key.split(separator: ".").map(String.init), from: kind)
-            }
             let source: ObjectGraph
             var live: (ObjectID) -> Bool = { _ in true }
             if fetch.includesPendingChanges {
@@ -309,8 +320,8 @@ public final class ReferenceStore: ConformanceStore {
                 source = parentView(of: box)
             }
             let candidates = source.ids.filter { live($0) && box.context.schema.entity(source[$0]!.entity, isKindOf: kind) }
-            let found = fetch.execute(over: candidates) { id, path in
-                box.context.schema.value(at: path, of: id, in: source)
+            let found = try fetch.execute(over: candidates) { id, path throws(StoreAdapterError) in
+                try box.context.schema.value(at: path, of: id, in: source)
             }
             for id in found where box.context.graph.contains(id) { register(id, in: box) }
             return .objects(found.map { source[$0]!.name })
@@ -364,11 +375,10 @@ public final class ReferenceStore: ConformanceStore {
             return
         }
         main.context.reset(to: ObjectGraph())
+        for name in otherNames { others[name]!.context.reset(to: ObjectGraph()) }
+        generation += 1
         synchronize(main)
-        for name in otherNames {
-            others[name]!.context.reset(to: ObjectGraph())
-            synchronize(others[name]!)
-        }
+        for name in otherNames { synchronize(others[name]!) }
     }
 
     private func liveOrDeletedObject(_ name: String, in box: ContextBox) throws(StoreAdapterError) -> ObjectID {
@@ -420,6 +430,17 @@ public final class ReferenceStore: ConformanceStore {
             return try value.coerced(to: attribute.type)
         } catch {
             throw StoreAdapterError(.invalidRequest, "'\(attribute.name)': \(error)")
+        }
+    }
+}
+
+private extension StoreRequest {
+    /// A request that only reads: it changes no object, row or version (a fetch or a read may
+    /// register objects in its context, which changes nothing another context sees).
+    var isQuery: Bool {
+        switch self {
+        case .exists, .value, .related, .count, .validate, .changes, .isDeleted, .fetch: true
+        default: false
         }
     }
 }

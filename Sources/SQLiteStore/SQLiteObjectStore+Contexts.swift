@@ -75,17 +75,17 @@ extension SQLiteObjectStore {
                 states[id] = found
                 return found
             }
-            var failure: (any Error)?
-            let found = request.execute(over: candidates) { id, path in
-                do {
-                    return try value(at: path, of: id, state: state, name: name)
-                } catch {
-                    failure = failure ?? error
-                    return .null
-                }
+            return try request.execute(over: candidates) { id, path in
+                try KeyPathValue.read(path, of: id, property: { id, key in
+                    guard let object = try state(id) else { return nil }
+                    let entity = schema.entities[object.entity]
+                    switch entity.slotsByName[key] {
+                    case .attribute(let slot)?: return .attribute(object.attributes[slot])
+                    case .toOne(let slot)?: return .toOne(object.toOnes[slot])
+                    default: throw SQLiteStoreError(.noSuchProperty, "'\(entity.name)' has no attribute or to-one relationship '\(key)'")
+                    }
+                }, name: name)
             }
-            if let failure { throw failure }
-            return found
         }
         if request.includesPendingChanges {
             return try inDatabase { db in try run(&context, db) }
@@ -150,25 +150,5 @@ extension SQLiteObjectStore {
             working.objects[id] = merged
         }
         return nil
-    }
-
-    private func value(at path: [String], of id: ObjectID, state: (ObjectID) throws -> ObjectState?,
-                       name: (ObjectID) -> String?) throws -> AttributeValue {
-        var current = id
-        for (index, key) in path.enumerated() {
-            guard let object = try state(current) else { return .null }
-            let entity = schema.entities[object.entity]
-            switch entity.slotsByName[key] {
-            case .attribute(let slot)?:
-                return index == path.count - 1 ? object.attributes[slot] : .null
-            case .toOne(let slot)?:
-                guard let next = object.toOnes[slot] else { return .null }
-                if index == path.count - 1 { return name(next).map(AttributeValue.string) ?? .null }
-                current = next
-            default:
-                throw SQLiteStoreError(.noSuchProperty, "'\(entity.name)' has no attribute or to-one relationship '\(key)'")
-            }
-        }
-        return .null
     }
 }

@@ -31,14 +31,28 @@ public indirect enum PredicateExpression: Hashable, Sendable, Codable {
 
     /// Whether an object matches; `value(keyPath)` reads a key path of it (an attribute, or a
     /// path through to-one relationships; a to-one at the end reads as the destination's name
-    /// or null).
-    public func evaluate(_ value: ([String]) -> AttributeValue) -> Bool {
+    /// or null). To test many objects, `FetchRequest.execute` compiles each pattern once.
+    public func evaluate<Failure: Error>(_ value: ([String]) throws(Failure) -> AttributeValue) throws(Failure) -> Bool {
+        try evaluate(value, patterns: PatternExpressions())
+    }
+
+    /// `patterns` holds the `LIKE` and `MATCHES` patterns compiled so far, for every object a
+    /// fetch tests.
+    func evaluate<Failure: Error>(_ value: ([String]) throws(Failure) -> AttributeValue,
+                                  patterns: PatternExpressions) throws(Failure) -> Bool {
         switch self {
-        case .constant(let truth): truth
-        case .not(let inner): !inner.evaluate(value)
-        case .and(let parts): parts.allSatisfy { $0.evaluate(value) }
-        case .or(let parts): parts.contains { $0.evaluate(value) }
-        case .comparison(let comparison): comparison.evaluate(value)
+        case .constant(let truth):
+            return truth
+        case .not(let inner):
+            return try !inner.evaluate(value, patterns: patterns)
+        case .and(let parts):
+            for part in parts { if try !part.evaluate(value, patterns: patterns) { return false } }
+            return true
+        case .or(let parts):
+            for part in parts { if try part.evaluate(value, patterns: patterns) { return true } }
+            return false
+        case .comparison(let comparison):
+            return try comparison.evaluate(value, patterns: patterns)
         }
     }
 
@@ -79,8 +93,9 @@ public struct PredicateComparison: Hashable, Sendable, Codable {
 
     /// Null compares equal only to null: `x == nil` matches a null, `x != nil` a value, and an
     /// ordering or string operator never matches a null (what SQL's NULL comparisons give).
-    func evaluate(_ read: ([String]) -> AttributeValue) -> Bool {
-        let lhs = left.values(read), rhs = right.values(read)
+    func evaluate<Failure: Error>(_ read: ([String]) throws(Failure) -> AttributeValue,
+                                  patterns: PatternExpressions) throws(Failure) -> Bool {
+        let lhs = try left.values(read), rhs = try right.values(read)
         guard let first = lhs.first else { return false }
         switch `operator` {
         case .equal: return rhs.count == 1 && equal(first, rhs[0])
@@ -104,8 +119,8 @@ public struct PredicateComparison: Hashable, Sendable, Codable {
             case .beginsWith: return subject.hasPrefix(argument)
             case .endsWith: return subject.hasSuffix(argument)
             case .contains: return argument.isEmpty || subject.contains(argument)
-            case .like: return Self.matches(subject, regularExpression: Self.likePattern(argument))
-            default: return Self.matches(subject, regularExpression: argument)
+            case .like: return patterns.wholeMatch(subject, pattern: argument, wildcardsOnly: true)
+            default: return patterns.wholeMatch(subject, pattern: argument, wildcardsOnly: false)
             }
         }
     }
@@ -138,8 +153,38 @@ public struct PredicateComparison: Hashable, Sendable, Codable {
         return options.isEmpty ? text : text.folding(options: options, locale: nil)
     }
 
-    /// `LIKE`'s wildcards: `*` any run of characters, `?` one character.
-    static func likePattern(_ pattern: String) -> String {
+}
+
+/// The regular expressions of a predicate's `LIKE` and `MATCHES` patterns, each compiled once
+/// for all the objects a fetch tests. A pattern is kept by its text as the comparison folded it
+/// (case and diacritics), so one read from a key path is compiled once per distinct value.
+final class PatternExpressions {
+    private struct Key: Hashable {
+        var pattern: String
+        var wildcardsOnly: Bool
+    }
+
+    /// nil for a pattern that is not a valid regular expression: it matches nothing.
+    private var compiled: [Key: NSRegularExpression?] = [:]
+
+    /// Whether the whole of `text` matches `pattern` (`MATCHES` is anchored at both ends):
+    /// a regular expression, or with `wildcardsOnly` a `LIKE` pattern.
+    func wholeMatch(_ text: String, pattern: String, wildcardsOnly: Bool) -> Bool {
+        let key = Key(pattern: pattern, wildcardsOnly: wildcardsOnly)
+        let expression: NSRegularExpression?
+        if let known = compiled[key] {
+            expression = known
+        } else {
+            let regularExpression = wildcardsOnly ? Self.regularExpression(like: pattern) : pattern
+            expression = try? NSRegularExpression(pattern: "^(?:" + regularExpression + ")$", options: [.dotMatchesLineSeparators])
+            compiled[key] = expression
+        }
+        guard let expression else { return false }
+        return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    /// `LIKE`'s wildcards: `*` any run of characters, `?` one character; the rest literally.
+    static func regularExpression(like pattern: String) -> String {
         pattern.map { character in
             switch character {
             case "*": ".*"
@@ -147,13 +192,6 @@ public struct PredicateComparison: Hashable, Sendable, Codable {
             default: NSRegularExpression.escapedPattern(for: String(character))
             }
         }.joined()
-    }
-
-    /// The whole string matches (`MATCHES` is anchored at both ends).
-    static func matches(_ text: String, regularExpression pattern: String) -> Bool {
-        guard let expression = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$", options: [.dotMatchesLineSeparators])
-        else { return false }
-        return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 }
 
@@ -170,11 +208,11 @@ public enum PredicateOperand: Hashable, Sendable, Codable {
         return nil
     }
 
-    func values(_ read: ([String]) -> AttributeValue) -> [AttributeValue] {
+    func values<Failure: Error>(_ read: ([String]) throws(Failure) -> AttributeValue) throws(Failure) -> [AttributeValue] {
         switch self {
-        case .keyPath(let path): [read(path)]
-        case .value(let value): [value]
-        case .list(let values): values
+        case .keyPath(let path): return [try read(path)]
+        case .value(let value): return [value]
+        case .list(let values): return values
         }
     }
 }

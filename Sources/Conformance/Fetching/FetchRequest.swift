@@ -43,14 +43,27 @@ public struct FetchRequest: Hashable, Sendable, Codable, CustomStringConvertible
     /// sees them — with `value(candidate, keyPath)` reading a key path: the predicate filters,
     /// the sort descriptors order (ties keep the candidates' order), then the offset and the
     /// limit apply. Every store of the suite shares this, so they cannot disagree on what a
-    /// predicate means; the store's work is choosing the candidates and their values.
-    public func execute<Candidate>(over candidates: [Candidate],
-                                   value: (Candidate, [String]) -> AttributeValue) -> [Candidate] {
+    /// predicate means; the store's work is choosing the candidates and their values
+    /// (`KeyPathValue.read` walks a key path over any store's objects). An error `value`
+    /// throws ends the fetch. Each `LIKE` or `MATCHES` pattern is compiled once for the fetch.
+    public func execute<Candidate, Failure: Error>(over candidates: [Candidate],
+                                                   value: (Candidate, [String]) throws(Failure) -> AttributeValue)
+        throws(Failure) -> [Candidate] {
         var matching = candidates
-        if let predicate { matching = matching.filter { candidate in predicate.expression.evaluate { value(candidate, $0) } } }
+        if let predicate {
+            let patterns = PatternExpressions()
+            matching = []
+            for candidate in candidates {
+                let read = { (path: [String]) throws(Failure) in try value(candidate, path) }
+                if try predicate.expression.evaluate(read, patterns: patterns) { matching.append(candidate) }
+            }
+        }
         if !sortDescriptors.isEmpty {
-            let keyed = matching.enumerated().map { index, candidate in
-                (index, candidate, sortDescriptors.map { value(candidate, $0.keyPath) })
+            var keyed: [(Int, Candidate, [AttributeValue])] = []
+            for (index, candidate) in matching.enumerated() {
+                var keys: [AttributeValue] = []
+                for descriptor in sortDescriptors { keys.append(try value(candidate, descriptor.keyPath)) }
+                keyed.append((index, candidate, keys))
             }
             matching = keyed.sorted { lhs, rhs in
                 for (position, descriptor) in sortDescriptors.enumerated() {

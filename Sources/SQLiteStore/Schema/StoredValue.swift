@@ -31,15 +31,23 @@ enum StoredValue {
     /// by storage class. A value the type cannot hold as it is — a fraction or a number beyond
     /// 64 bits in an integer column, a Boolean other than 0 or 1, as another writer may have
     /// left — is kept as stored rather than rounded.
+    ///
+    /// A Float attribute reads as the 32-bit float it is (its generated Swift type is `Float`,
+    /// docs/coredata-semantics.md §5; contract §5), though its column is FLOAT like a Double's:
+    /// a value with more digits — an integer beyond 2^24 or a Double's digits that a migration
+    /// to Float copied in, as Core Data's in-place SQL migration does — reads rounded, and the
+    /// file keeps it until the attribute is set.
     static func attributeValue(_ stored: DatabaseValue, as type: AttributeType) -> AttributeValue {
         switch (stored.storage, type) {
         case (.null, _): return .null
         case (.int64(let number), .boolean): return number == 0 || number == 1 ? .bool(number == 1) : .integer(number)
         case (.int64(let number), _) where type.isInteger: return .integer(number)
         case (.int64(let number), .date): return date(Double(number))
+        case (.int64(let number), .float): return .double(Double(Float(number)))
         case (.int64(let number), _): return .double(Double(number))
         case (.double(let number), .date): return date(number)
         case (.double(let number), _) where type.isInteger: return Int64(exactly: number).map(AttributeValue.integer) ?? .double(number)
+        case (.double(let number), .float): return .double(Double(Float(number)))
         case (.double(let number), _): return .double(number)
         case (.string(let text), .uuid): return .uuid(text)
         case (.string(let text), _): return .string(text)
