@@ -196,9 +196,16 @@ final class ParseSession {
                           let valueEnd = values[base + 4] else { continue }
                     let length = valueEnd - valueStart
                     let value = String(decoding: UnsafeBufferPointer(start: valueStart, count: length), as: UTF8.self)
-                    let (decoded, known) = session.names.name(at: name)
-                    guard session.checkLength(of: decoded, "attribute name", line: line, column: column) else { return }
-                    attributes.append(.init(name: decoded, value: value, known: known))
+                    // The name's spelling is read only to report it or to keep one outside the grammar.
+                    let slot = session.names.slot(of: name)
+                    guard session.names.byteCount(at: slot) <= session.options.limits.maximumNameBytes
+                        || session.checkLength(of: session.names.spelling(at: slot), "attribute name",
+                                               line: line, column: column) else { return }
+                    if let known = session.names.known(at: slot) {
+                        attributes.append(.init(known: known, value: value))
+                    } else {
+                        attributes.append(.init(name: session.names.spelling(at: slot), value: value, known: nil))
+                    }
                 }
             }
             session.deliver(.start(XMLStartTag(name: name, known: known, attributes: XMLAttributes(attributes),
