@@ -137,7 +137,7 @@ public struct Attribute: Hashable, Sendable {
         xmlAttributes: XMLAttributes = XMLAttributes(),
         location: SourceLocation
     ) {
-        storage = CopyOnWriteBox(Fields(
+        self.init(inlineFields: Fields(
             name: name, attributeType: attributeType, isOptional: isOptional, isTransient: isTransient,
             defaultValueString: defaultValueString, usesScalarValueType: usesScalarValueType,
             allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage, isDerived: isDerived,
@@ -145,8 +145,7 @@ public struct Attribute: Hashable, Sendable {
             preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion,
             allowsCloudEncryption: allowsCloudEncryption, userInfo: userInfo, xmlAttributes: xmlAttributes,
             location: location))
-        // The block is made only when one of its values is there (see `OutOfLineFields`); the
-        // loader passes none here and sets the few it reads afterwards.
+        // The block is made only when one of its values is there (see `OutOfLineFields`).
         storage.value.seldomSet = OutOfLineFields(SeldomSetFields(
             defaultDateTimeInterval: defaultDateTimeInterval, defaultValueExpression: defaultValueExpression,
             minValueString: minValueString, maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
@@ -154,6 +153,14 @@ public struct Attribute: Hashable, Sendable {
             valueTransformerName: valueTransformerName, customClassName: customClassName, compositeName: compositeName,
             derivationExpression: derivationExpression, elementID: elementID, versionHashModifier: versionHashModifier,
             renamingIdentifier: renamingIdentifier))
+    }
+
+    /// An attribute with `fields` and none of the seldom-set ones. The loader starts each
+    /// attribute here and sets the few seldom-set fields it reads afterwards: finding out that
+    /// fourteen nils make no block, by comparing them with an empty block field by field, cost
+    /// more than the rest of building the attribute.
+    init(inlineFields fields: Fields) {
+        storage = CopyOnWriteBox(fields)
     }
 
     @inlinable

@@ -13,6 +13,9 @@ public struct AttributeTraits: Hashable, Sendable {
     public var hasDefaultOrBounds: Bool
     /// True when the attribute has a `userInfo` entry (where `momlint:disable` is written).
     public var hasUserInfo: Bool
+    /// True when the element carries an XML attribute outside Xcode's grammar: one a newer
+    /// Xcode wrote, or one the SwiftData reader records (the property's Swift type).
+    public var hasXMLAttributesOutsideGrammar: Bool
 
     public init(_ attribute: Attribute) {
         attributeType = attribute.attributeType
@@ -23,6 +26,7 @@ public struct AttributeTraits: Hashable, Sendable {
             || attribute.maxValueString != nil || attribute.defaultDateTimeInterval != nil
             || attribute.minDateTimeInterval != nil || attribute.maxDateTimeInterval != nil
         hasUserInfo = !attribute.userInfo.isEmpty
+        hasXMLAttributesOutsideGrammar = attribute.xmlAttributes.hasNamesOutsideGrammar
     }
 }
 

@@ -40,6 +40,12 @@ public struct XMLAttributes: Hashable, Sendable, Sequence {
             self.value = value
         }
 
+        /// For the parser, for a name of the grammar: its code spells it.
+        init(known: KnownXMLName, value: String) {
+            self.spelling = .known(known)
+            self.value = value
+        }
+
         /// For the parser, which already knows the code of `name`.
         init(name: String, value: String, known: KnownXMLName?) {
             self.spelling = known.map(Spelling.known) ?? .other(name)
@@ -75,6 +81,13 @@ public struct XMLAttributes: Hashable, Sendable, Sequence {
         ordered.withUnsafeBufferPointer { attributes in
             for index in attributes.indices where attributes[index].known == known { return attributes[index].value }
             return nil
+        }
+    }
+
+    /// Whether any attribute's name is outside Xcode's grammar (read in place, as `value(of:)`).
+    public var hasNamesOutsideGrammar: Bool {
+        ordered.withUnsafeBufferPointer { attributes in
+            attributes.indices.contains { attributes[$0].known == nil }
         }
     }
 

@@ -441,8 +441,11 @@ struct ContentsReader {
 
     private func makeAttribute(_ element: OpenElement) -> Attribute {
         // Xcode omits `optional` for a required attribute, so required is the starting point.
-        var result = Attribute(name: "", attributeType: nil, isOptional: false, userInfo: UserInfo(element.userInfo),
-                               xmlAttributes: element.attributes, location: element.location)
+        var result = Attribute(inlineFields: Attribute.Fields(
+            name: "", attributeType: nil, isOptional: false, isTransient: false, defaultValueString: nil,
+            usesScalarValueType: nil, allowsExternalBinaryDataStorage: false, isDerived: false, isIndexed: false,
+            isSpotlightIndexingEnabled: false, preservesValueInHistoryOnDeletion: false, allowsCloudEncryption: false,
+            userInfo: UserInfo(element.userInfo), xmlAttributes: element.attributes, location: element.location))
         for attribute in element.attributes {
             let value = attribute.value
             switch attribute.known {

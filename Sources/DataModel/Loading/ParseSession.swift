@@ -26,6 +26,7 @@ final class ParseSession {
     @exclusivity(unchecked) var elementCount = 0
     @exclusivity(unchecked) var pendingText = ""
     @exclusivity(unchecked) var names = NameTable()
+    @exclusivity(unchecked) var values = ShortValueTable()
     /// The line of the last start tag, where the search for the next one begins.
     @exclusivity(unchecked) var lineHint = 0
     /// The offset of the last start tag's `<`, where the search for the next one begins.
@@ -195,10 +196,17 @@ final class ParseSession {
                     guard let name = values[base], let valueStart = values[base + 3],
                           let valueEnd = values[base + 4] else { continue }
                     let length = valueEnd - valueStart
-                    let value = String(decoding: UnsafeBufferPointer(start: valueStart, count: length), as: UTF8.self)
-                    let (decoded, known) = session.names.name(at: name)
-                    guard session.checkLength(of: decoded, "attribute name", line: line, column: column) else { return }
-                    attributes.append(.init(name: decoded, value: value, known: known))
+                    let value = session.values.value(of: UnsafeBufferPointer(start: valueStart, count: length))
+                    // The name's spelling is read only to report it or to keep one outside the grammar.
+                    let slot = session.names.slot(of: name)
+                    guard session.names.byteCount(at: slot) <= session.options.limits.maximumNameBytes
+                        || session.checkLength(of: session.names.spelling(at: slot), "attribute name",
+                                               line: line, column: column) else { return }
+                    if let known = session.names.known(at: slot) {
+                        attributes.append(.init(known: known, value: value))
+                    } else {
+                        attributes.append(.init(name: session.names.spelling(at: slot), value: value, known: nil))
+                    }
                 }
             }
             session.deliver(.start(XMLStartTag(name: name, known: known, attributes: XMLAttributes(attributes),

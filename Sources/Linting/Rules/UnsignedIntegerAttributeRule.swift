@@ -66,8 +66,12 @@ public struct UnsignedIntegerAttributeRule: Rule {
     public init() {}
 
     public func violations(in model: LintedModel) -> [Violation] {
-        // Only the SwiftData reader records Swift types; a model from a contents file has none.
-        let candidates = model.declaredAttributes { $0.attributeType?.isInteger == true }
+        // Only the SwiftData reader records Swift types (a model from a contents file has none
+        // unless written by hand), and `swiftType` is outside Xcode's grammar: the trait table
+        // picks the few integer attributes that carry such a name, without visiting the rest.
+        let candidates = model.declaredAttributes {
+            $0.attributeType?.isInteger == true && $0.hasXMLAttributesOutsideGrammar
+        }
         return candidates.compactMap { declared in
             guard let written = declared.attribute.xmlAttributes[ModelWording.swiftTypeKey] else { return nil }
             var name = written.hasSuffix("?") ? String(written.dropLast()) : written
