@@ -1,4 +1,5 @@
 import DataModel
+import Foundation
 import VersionHashes
 
 /// One comparison of two models; `changes()` walks them once.
@@ -65,8 +66,11 @@ struct SchemaComparison {
         }
     }
 
+    /// A newer version of at least this many entities is compared on every core.
+    static let concurrentEntityCount = 256
+
     func changes() -> [SchemaChange] {
-        var result = changes(ofNewerEntitiesIn: newer.entities.indices, merged: mergedHierarchies())
+        var result = changesOfNewerEntities()
         let matched = Set(olderMatch.compactMap { $0 })
         for (oldIndex, entity) in older.entities.enumerated() where !matched.contains(oldIndex) {
             result.append(SchemaChange(
@@ -80,11 +84,36 @@ struct SchemaComparison {
         return result
     }
 
+    /// Every newer entity added, or compared with the older entity it continues, in the newer
+    /// version's order.
+    private func changesOfNewerEntities() -> [SchemaChange] {
+        let merged = mergedHierarchies()
+        let entityCount = newer.entities.count
+        guard entityCount >= Self.concurrentEntityCount, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+            return changes(ofNewerEntitiesIn: 0..<entityCount, merged: merged)
+        }
+        // Each entity's changes depend only on the two models, so runs of entities are compared
+        // at once and joined in order: the output never depends on scheduling.
+        let runCount = 16
+        let runs = ConcurrentSlots<[SchemaChange]>(count: runCount)
+        ConcurrentWork.perform(iterations: runCount) { run in
+            runs[run] = changes(ofNewerEntitiesIn: (entityCount * run / runCount)..<(entityCount * (run + 1) / runCount),
+                                merged: merged)
+        }
+        // Every task has filled its slot when concurrentPerform returns.
+        let changesOfRuns = runs.takeAll()!
+        var result: [SchemaChange] = []
+        result.reserveCapacity(changesOfRuns.reduce(0) { $0 + $1.count })
+        for changesOfRun in changesOfRuns { result.append(contentsOf: changesOfRun) }
+        return result
+    }
+
     /// The changes of the newer entities at `range`, in order: each entity added, or compared
     /// with the older entity it continues.
     private func changes(ofNewerEntitiesIn range: Range<Int>, merged: [Int: [String]]) -> [SchemaChange] {
         var result: [SchemaChange] = []
-        // Filled as parents are compared, which saves matching a parent's properties again.
+        // Filled as parents are compared; each run keeps its own, which only saves matching a
+        // parent's properties again.
         var removedAtDeclaring: [Int: Set<String>] = [:]
         let newerEntities = newer.entities, olderEntities = older.entities
         for newIndex in range {
