@@ -263,6 +263,15 @@ public struct Model: Sendable {
         return nil
     }
 
+    /// True when the entity at `entityIndex` declares or inherits a property named `name`, as
+    /// `property(named:in:)` of the first entity of its name finds one, read from the model's
+    /// tables without making the property.
+    public func hasProperty(named name: String, inEntityAt entityIndex: Int) -> Bool {
+        let first = namesakeIndex(ofEntityAt: entityIndex)
+        if index.slot(ofProperty: name, inEntityAt: first) != nil { return true }
+        return index.ancestorIndexes(ofEntityAt: first).contains { index.slot(ofProperty: name, inEntityAt: $0) != nil }
+    }
+
     /// The property the entity itself declares, ignoring inheritance.
     public func ownProperty(named name: String, in entity: Entity) -> Property? {
         guard let entityIndex = index.entityIndexByName[entity.name], entities[entityIndex].location == entity.location else {

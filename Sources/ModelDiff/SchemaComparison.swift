@@ -1,4 +1,5 @@
 import DataModel
+import Foundation
 import VersionHashes
 
 /// One comparison of two models; `changes()` walks them once.
@@ -6,7 +7,7 @@ struct SchemaComparison {
     let older: Model
     let newer: Model
     /// Core Data's version hashes of both versions: whether a change alters a hash is computed
-    /// from them (`aspectChangesHash`, `reconciledWithHashes`).
+    /// from them (`aspectChangesHash`, `reconcileWithHashes`).
     let olderHashes: ModelVersionHashes
     let newerHashes: ModelVersionHashes
     /// Newer entity index → older entity index.
@@ -65,24 +66,11 @@ struct SchemaComparison {
         }
     }
 
+    /// A newer version of at least this many entities is compared on every core.
+    static let concurrentEntityCount = 256
+
     func changes() -> [SchemaChange] {
-        var result: [SchemaChange] = []
-        var removedAtDeclaring: [Int: Set<String>] = [:]
-        let merged = mergedHierarchies()
-        for (newIndex, entity) in newer.entities.enumerated() {
-            guard let oldIndex = olderMatch[newIndex] else {
-                result.append(SchemaChange(
-                    kind: .added, element: .entity, entityName: entity.name,
-                    details: "entity '\(entity.name)' added", hashChanging: true, lightweight: true,
-                    dataLoss: false, sources: [.entityVersionHash, .lightweightMigration],
-                    oldLocation: nil, newLocation: entity.location))
-                continue
-            }
-            let oldEntity = older.entities[oldIndex]
-            compareEntity(oldEntity, entity, mergedWith: merged[newIndex], into: &result)
-            compareProperties(oldIndex, entity, removedAtDeclaring: &removedAtDeclaring, into: &result)
-            compareIndexes(oldEntity, entity, into: &result)
-        }
+        var result = changesOfNewerEntities()
         let matched = Set(olderMatch.compactMap { $0 })
         for (oldIndex, entity) in older.entities.enumerated() where !matched.contains(oldIndex) {
             result.append(SchemaChange(
@@ -92,7 +80,58 @@ struct SchemaComparison {
                 hashChanging: true, lightweight: true, dataLoss: !entity.isAbstract,
                 sources: [.entityVersionHash, .versioningGuide], oldLocation: entity.location, newLocation: nil))
         }
-        return reconciledWithHashes(result)
+        reconcileWithHashes(&result)
+        return result
+    }
+
+    /// Every newer entity added, or compared with the older entity it continues, in the newer
+    /// version's order.
+    private func changesOfNewerEntities() -> [SchemaChange] {
+        let merged = mergedHierarchies()
+        let entityCount = newer.entities.count
+        guard entityCount >= Self.concurrentEntityCount, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+            return changes(ofNewerEntitiesIn: 0..<entityCount, merged: merged)
+        }
+        // Each entity's changes depend only on the two models, so runs of entities are compared
+        // at once and joined in order: the output never depends on scheduling.
+        let runCount = 16
+        let runs = ConcurrentSlots<[SchemaChange]>(count: runCount)
+        ConcurrentWork.perform(iterations: runCount) { run in
+            runs[run] = changes(ofNewerEntitiesIn: (entityCount * run / runCount)..<(entityCount * (run + 1) / runCount),
+                                merged: merged)
+        }
+        // Every task has filled its slot when concurrentPerform returns.
+        let changesOfRuns = runs.takeAll()!
+        var result: [SchemaChange] = []
+        result.reserveCapacity(changesOfRuns.reduce(0) { $0 + $1.count })
+        for changesOfRun in changesOfRuns { result.append(contentsOf: changesOfRun) }
+        return result
+    }
+
+    /// The changes of the newer entities at `range`, in order: each entity added, or compared
+    /// with the older entity it continues.
+    private func changes(ofNewerEntitiesIn range: Range<Int>, merged: [Int: [String]]) -> [SchemaChange] {
+        var result: [SchemaChange] = []
+        // Filled as parents are compared; each run keeps its own, which only saves matching a
+        // parent's properties again.
+        var removedAtDeclaring: [Int: Set<String>] = [:]
+        let newerEntities = newer.entities, olderEntities = older.entities
+        for newIndex in range {
+            let entity = newerEntities[newIndex]
+            guard let oldIndex = olderMatch[newIndex] else {
+                result.append(SchemaChange(
+                    kind: .added, element: .entity, entityName: entity.name,
+                    details: "entity '\(entity.name)' added", hashChanging: true, lightweight: true,
+                    dataLoss: false, sources: [.entityVersionHash, .lightweightMigration],
+                    oldLocation: nil, newLocation: entity.location))
+                continue
+            }
+            let oldEntity = olderEntities[oldIndex]
+            compareEntity(oldEntity, entity, mergedWith: merged[newIndex], into: &result)
+            compareProperties(oldIndex, entity, removedAtDeclaring: &removedAtDeclaring, into: &result)
+            compareIndexes(oldEntity, entity, into: &result)
+        }
+        return result
     }
 
     // MARK: Version hashes
@@ -102,15 +141,21 @@ struct SchemaComparison {
     /// `maxCount` is 1: no change); when its hash differs and no change explains it (nor its
     /// parent's), a change says so (a relationship whose destination entity was renamed: the
     /// destination's name is hashed). Entities that cannot be hashed keep the table's answer.
-    func reconciledWithHashes(_ changes: [SchemaChange]) -> [SchemaChange] {
-        var result = changes
-        var indexesByEntity: [String: [Int]] = [:]
-        for (index, change) in result.enumerated() { indexesByEntity[change.entityName, default: []].append(index) }
+    func reconcileWithHashes(_ result: inout [SchemaChange]) {
+        // The changes of an entity come one after another, so they are grouped as runs: one
+        // table entry per run, not per change.
+        var runsByEntity: [String: [Range<Int>]] = [:]
+        var runStart = 0
+        for index in result.indices
+        where index + 1 == result.count || result[index + 1].entityName != result[index].entityName {
+            runsByEntity[result[index].entityName, default: []].append(runStart..<(index + 1))
+            runStart = index + 1
+        }
         for (newIndex, oldIndex) in olderMatch.enumerated() {
             guard let oldIndex, let oldHash = olderHashes.entities[oldIndex].hash,
                   let newHash = newerHashes.entities[newIndex].hash else { continue }
             let entity = newer.entities[newIndex]
-            let own = indexesByEntity[entity.name] ?? []
+            let own = (runsByEntity[entity.name] ?? []).joined()
             if oldHash == newHash {
                 for index in own where result[index].hashChanging {
                     result[index].hashChanging = false
@@ -131,7 +176,6 @@ struct SchemaComparison {
                 sources: [.computedVersionHash, .entityVersionHash],
                 oldLocation: older.entities[oldIndex].location, newLocation: entity.location))
         }
-        return result
     }
 
     /// Why an entity's hash changed when no compared field did: names of other entities that
@@ -317,10 +361,44 @@ struct SchemaComparison {
 
     /// `allProperties(of:in:)` with where each name sits in it: the row keeps the first
     /// property of each name, so matching reads the older row's names from here instead of
-    /// hashing them again.
+    /// reading each property again.
     struct StoredRow {
-        var slots: [PropertySlot]
-        var slotIndexByName: [String: Int]
+        private(set) var slots: [PropertySlot] = []
+        /// The slots' names, in order.
+        private var names: [String] = []
+        /// For a row longer than `scannedCount`, where each name sits. A shorter row is scanned:
+        /// comparing a few dozen names (lengths first) is cheaper than hashing each one.
+        private var slotIndexByName: [String: Int]?
+        static let scannedCount = 32
+
+        init(capacity: Int) {
+            slots.reserveCapacity(capacity)
+            names.reserveCapacity(capacity)
+            if capacity > Self.scannedCount { slotIndexByName = Dictionary(minimumCapacity: capacity) }
+        }
+
+        /// The index in `slots` of the property named `name`.
+        func slotIndex(named name: String) -> Int? {
+            if let slotIndexByName { return slotIndexByName[name] }
+            let length = name.utf8.count
+            return names.firstIndex { $0.utf8.count == length && $0 == name }
+        }
+
+        /// Adds the property unless the row holds one of its name already.
+        mutating func add(_ property: Property, declaredBy owner: String) {
+            let name = property.name
+            if slotIndexByName != nil {
+                // One lookup for the usual new name; a repeated name is put back.
+                if let first = slotIndexByName!.updateValue(slots.count, forKey: name) {
+                    slotIndexByName![name] = first
+                    return
+                }
+            } else if slotIndex(named: name) != nil {
+                return
+            }
+            names.append(name)
+            slots.append(PropertySlot(property: property, declaringEntity: owner))
+        }
     }
 
     func storedRow(of entity: Entity, in model: Model) -> StoredRow {
@@ -328,21 +406,12 @@ struct SchemaComparison {
         let capacity = ancestors.reduce(entity.attributes.count + entity.relationships.count) {
             $0 + $1.attributes.count + $1.relationships.count
         }
-        var row = StoredRow(slots: [], slotIndexByName: [:])
-        row.slots.reserveCapacity(capacity)
-        row.slotIndexByName.reserveCapacity(capacity)
-        func add(_ property: Property, declaredBy owner: Entity) {
-            let name = property.name
-            guard row.slotIndexByName[name] == nil else { return }
-            row.slotIndexByName[name] = row.slots.count
-            row.slots.append(PropertySlot(property: property, declaringEntity: owner.name))
+        var row = StoredRow(capacity: capacity)
+        for depth in 0...ancestors.count {
+            let owner = depth == 0 ? entity : ancestors[depth - 1]
+            for attribute in owner.attributes { row.add(.attribute(attribute), declaredBy: owner.name) }
+            for relationship in owner.relationships { row.add(.relationship(relationship), declaredBy: owner.name) }
         }
-        func addProperties(of owner: Entity) {
-            for attribute in owner.attributes { add(.attribute(attribute), declaredBy: owner) }
-            for relationship in owner.relationships { add(.relationship(relationship), declaredBy: owner) }
-        }
-        addProperties(of: entity)
-        ancestors.forEach(addProperties(of:))
         return row
     }
 
@@ -371,29 +440,37 @@ struct SchemaComparison {
         let oldRow = storedRow(of: oldEntity, in: older)
         let oldSlots = oldRow.slots
         let newSlots = allProperties(of: newEntity, in: newer)
-        let byName = oldRow.slotIndexByName
         // Without renaming IDs every canonical name is the name itself (each once in a row):
         // the name table serves.
-        var byCanonical = byName
+        var byCanonical: [String: Int]?
         if oldSlots.contains(where: { renamingID(of: $0.property) != nil }) {
-            byCanonical = [:]
+            var canonicalNames: [String: Int] = [:]
             for (index, slot) in oldSlots.enumerated() {
                 let canonical = renamingID(of: slot.property) ?? slot.property.name
-                if byCanonical[canonical] == nil { byCanonical[canonical] = index }
+                if canonicalNames[canonical] == nil { canonicalNames[canonical] = index }
             }
+            byCanonical = canonicalNames
         }
         var oldIsMatched = [Bool](repeating: false, count: oldSlots.count)
-        let matches: [Int?] = newSlots.map { slot in
-            func free(_ candidate: Int?) -> Int? {
-                guard let candidate, !oldIsMatched[candidate], sameKind(oldSlots[candidate].property, slot.property)
-                else { return nil }
-                return candidate
-            }
-            // In order: the canonical name, an older name equal to the renaming ID, the same name.
-            let key = renamingID(of: slot.property) ?? slot.property.name
-            let match = free(byCanonical[key]) ?? free(byName[key]) ?? free(byName[slot.property.name])
+        func free(_ candidate: Int?, for property: Property) -> Int? {
+            guard let candidate, !oldIsMatched[candidate], sameKind(oldSlots[candidate].property, property)
+            else { return nil }
+            return candidate
+        }
+        var matches: [Int?] = []
+        matches.reserveCapacity(newSlots.count)
+        for slot in newSlots {
+            // In order: the canonical name, an older name equal to the renaming ID, the same name;
+            // a lookup that repeats the one before it (the same table and name) is skipped.
+            let property = slot.property
+            let name = property.name
+            let key = renamingID(of: property) ?? name
+            var match: Int?
+            if let byCanonical { match = free(byCanonical[key], for: property) }
+            if match == nil { match = free(oldRow.slotIndex(named: key), for: property) }
+            if match == nil, key != name { match = free(oldRow.slotIndex(named: name), for: property) }
             if let match { oldIsMatched[match] = true }
-            return match
+            matches.append(match)
         }
         return PropertyMatches(oldSlots: oldSlots, newSlots: newSlots, oldIndexOfNew: matches, oldIsMatched: oldIsMatched)
     }
@@ -474,14 +551,14 @@ struct SchemaComparison {
             let needsDefault = !transient && Self.lacksValueForStoredRows(attribute)
             return SchemaChange(
                 kind: .added, element: .attribute, entityName: entity.name, elementName: attribute.name,
-                details: "attribute '\(entity.name).\(attribute.name)' added"
-                    + (needsDefault ? " as required with no default value" : ""),
+                details: concatenated("attribute '", entity.name, ".", attribute.name, "' added",
+                                      needsDefault ? " as required with no default value" : ""),
                 hashChanging: true, lightweight: true, dataLoss: false, failsWhen: needsDefault ? .everyRow : nil,
                 sources: [.propertyVersionHash, .lightweightMigration], oldLocation: nil, newLocation: attribute.location)
         case .relationship(let relationship):
             return SchemaChange(
                 kind: .added, element: .relationship, entityName: entity.name, elementName: relationship.name,
-                details: "relationship '\(entity.name).\(relationship.name)' added", hashChanging: true,
+                details: concatenated("relationship '", entity.name, ".", relationship.name, "' added"), hashChanging: true,
                 lightweight: true, dataLoss: false, sources: [.relationshipVersionHash, .versioningGuide],
                 oldLocation: nil, newLocation: relationship.location)
         case .fetchedProperty(let fetched):
@@ -500,21 +577,21 @@ struct SchemaComparison {
         case .attribute(let attribute):
             return SchemaChange(
                 kind: .removed, element: .attribute, entityName: newEntity.name, elementName: attribute.name,
-                details: transient ? "transient attribute '\(oldEntity.name).\(attribute.name)'\(inherited) removed"
-                    : "attribute '\(oldEntity.name).\(attribute.name)'\(inherited) removed with its values",
+                details: concatenated(transient ? "transient attribute '" : "attribute '", oldEntity.name, ".", attribute.name, "'",
+                                      inherited, transient ? " removed" : " removed with its values"),
                 hashChanging: true, lightweight: true, dataLoss: !transient,
                 sources: [.propertyVersionHash, .lightweightMigration], oldLocation: attribute.location, newLocation: nil)
         case .relationship(let relationship):
             // Inferred: when the inverse survives, the link is still stored on its side.
             let inverseSurvives = relationship.inverseName.map { inverse in
                 relationship.destinationEntityName.flatMap { newNameOfOldEntity[$0] }
-                    .flatMap(newer.entity(named:))
-                    .map { newer.property(named: inverse, in: $0) != nil } ?? false
+                    .flatMap(newer.entityIndex(named:))
+                    .map { newer.hasProperty(named: inverse, inEntityAt: $0) } ?? false
             } ?? false
             return SchemaChange(
                 kind: .removed, element: .relationship, entityName: newEntity.name, elementName: relationship.name,
-                details: "relationship '\(oldEntity.name).\(relationship.name)'\(inherited) removed"
-                    + (transient || inverseSurvives ? "" : " with its links"),
+                details: concatenated("relationship '", oldEntity.name, ".", relationship.name, "'", inherited, " removed",
+                                      transient || inverseSurvives ? "" : " with its links"),
                 hashChanging: true, lightweight: true, dataLoss: !transient && !inverseSurvives,
                 sources: [.relationshipVersionHash, .versioningGuide, .inferred],
                 oldLocation: relationship.location, newLocation: nil)
