@@ -190,7 +190,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "DataModel"]),
-        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel", "MomlintTestSupport", "VersionHashes"]),
+        .testTarget(name: "ModelDiffTests", dependencies: ["ModelDiff", "DataModel", "MomlintTestSupport", "VersionHashes", "ModelGenerator"]),
         // The golden test over Core Data's own hashes (read from ../shared when present) and one
         // test per rule of the serialization.
         .testTarget(name: "VersionHashesTests", dependencies: ["VersionHashes", "DataModel", "MomlintTestSupport"]),

@@ -69,8 +69,10 @@ struct SchemaComparison {
     /// A newer version of at least this many entities is compared on every core.
     static let concurrentEntityCount = 256
 
-    func changes() -> [SchemaChange] {
-        var result = changesOfNewerEntities()
+    /// Every change; `onEveryCore: false` compares serially whatever the size (the tests check
+    /// that both ways give the same changes).
+    func changes(onEveryCore: Bool = true) -> [SchemaChange] {
+        var result = changesOfNewerEntities(onEveryCore: onEveryCore)
         let matched = Set(olderMatch.compactMap { $0 })
         for (oldIndex, entity) in older.entities.enumerated() where !matched.contains(oldIndex) {
             result.append(SchemaChange(
@@ -86,10 +88,10 @@ struct SchemaComparison {
 
     /// Every newer entity added, or compared with the older entity it continues, in the newer
     /// version's order.
-    private func changesOfNewerEntities() -> [SchemaChange] {
+    private func changesOfNewerEntities(onEveryCore: Bool) -> [SchemaChange] {
         let merged = mergedHierarchies()
         let entityCount = newer.entities.count
-        guard entityCount >= Self.concurrentEntityCount, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+        guard onEveryCore, entityCount >= Self.concurrentEntityCount, ProcessInfo.processInfo.activeProcessorCount > 1 else {
             return changes(ofNewerEntitiesIn: 0..<entityCount, merged: merged)
         }
         // Each entity's changes depend only on the two models, so runs of entities are compared
