@@ -59,6 +59,9 @@ for construct in $(seq 0 27); do
     printf "\\x01\\x$(printf %02x "$construct")\\x$(printf %02x "$flags")%s" \
       "SQLite format 3 journal and wal bytes 0123456789abcdef" > "$seeds/StoreFuzzer/seed-$construct-$flags"
   done
+  # An empty -journal and -wal (no data after the flags): the recipe that found the oracle's
+  # own leak (Foundation's, reading an empty file; CraftedStore.bytes(of:) reads without it).
+  printf "\\x01\\x$(printf %02x "$construct")\\x06" > "$seeds/StoreFuzzer/seed-$construct-empty"
 done
 
 status=0
