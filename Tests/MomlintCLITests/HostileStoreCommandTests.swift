@@ -151,6 +151,23 @@ struct HostileStoreCommandTests {
         return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }
 
+    /// A WAL store at `path` (and `path-wal`) whose last book, number `rows + 1`, is only in the
+    /// -wal: crafted in `scratch` and copied while its writer still holds it open, so the frame
+    /// is never checkpointed into the file; the crafted source is removed.
+    static func craftWithBookOnlyInWAL(at path: String, scratch: String, metadata plist: Data? = nil, rows: Int = 1) throws {
+        let source = scratch + "/source.sqlite"
+        try craft(source, metadata: plist, rows: rows, wal: true)
+        let writer = try DatabaseQueue(path: source)
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "INSERT INTO ZBOOK VALUES (?, 1, 1, NULL, NULL, 'only in the wal')", arguments: [rows + 1])
+            try FileManager.default.copyItem(atPath: source, toPath: path)
+            try FileManager.default.copyItem(atPath: source + "-wal", toPath: path + "-wal")
+        }
+        try writer.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: source + suffix) }
+    }
+
     /// A store laid out as Core Data lays out one for the Library model, with `rows` books,
     /// then changed by `sql`.
     static func craft(_ path: String, metadata plist: Data? = nil, rows: Int = 1, wal: Bool = false, then sql: String = "") throws {
@@ -238,17 +255,7 @@ struct HostileStoreCommandTests {
     /// their bytes and modes (the copy once kept the links, then chmod'ed what they point at).
     @Test func aStoreWhoseWALIsALinkIsReadAndNothingIsChmodded() throws {
         let scene = try Scene()
-        let source = scene.outside + "/source.sqlite"
-        try Self.craft(source, wal: true)
-        let writer = try DatabaseQueue(path: source)
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "INSERT INTO ZBOOK VALUES (2, 1, 1, NULL, NULL, 'only in the wal')")
-            try FileManager.default.copyItem(atPath: source, toPath: scene.outside + "/Original.sqlite")
-            try FileManager.default.copyItem(atPath: source + "-wal", toPath: scene.outside + "/Original.sqlite-wal")
-        }
-        try writer.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: source + suffix) }
+        try Self.craftWithBookOnlyInWAL(at: scene.outside + "/Original.sqlite", scratch: scene.outside)
         let victim = scene.outside + "/victim.txt"
         try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
         #expect(chmod(scene.outside + "/Original.sqlite", 0o444) == 0)
@@ -280,16 +287,8 @@ struct HostileStoreCommandTests {
     /// name.
     @Test func privateCopiesAreRemovedOnSignalsAndAfterAKill() throws {
         let scene = try Scene()
-        let source = scene.outside + "/source.sqlite"
-        try Self.craft(source, metadata: try Self.metadata(extra: Self.matchingHashes), rows: 20_000, wal: true)
-        let writer = try DatabaseQueue(path: source)
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "INSERT INTO ZBOOK VALUES (20001, 1, 1, NULL, NULL, 'only in the wal')")
-            try FileManager.default.copyItem(atPath: source, toPath: scene.store)
-            try FileManager.default.copyItem(atPath: source + "-wal", toPath: scene.store + "-wal")
-        }
-        try writer.close()
+        try Self.craftWithBookOnlyInWAL(at: scene.store, scratch: scene.outside,
+                                        metadata: try Self.metadata(extra: Self.matchingHashes), rows: 20_000)
         let temporary = scene.outside + "/tmp"
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment
@@ -552,17 +551,7 @@ struct HostileStoreCommandTests {
     /// over the size limit (a 1.9 GB sparse file) was copied whole into $TMPDIR.
     @Test func aDamagedOrOversizedWALIsReported() throws {
         let scene = try Scene()
-        let source = scene.outside + "/source.sqlite"
-        try Self.craft(source, wal: true)
-        let writer = try DatabaseQueue(path: source)
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "INSERT INTO ZBOOK VALUES (2, 1, 1, NULL, NULL, 'only in the wal')")
-            try FileManager.default.copyItem(atPath: source, toPath: scene.store)
-            try FileManager.default.copyItem(atPath: source + "-wal", toPath: scene.store + "-wal")
-        }
-        try writer.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: source + suffix) }
+        try Self.craftWithBookOnlyInWAL(at: scene.store, scratch: scene.outside)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: scene.store + "-wal"))
         try handle.seek(toOffset: 32 + 24 + 100)
         let byte = try #require(try handle.read(upToCount: 1)?.first)
