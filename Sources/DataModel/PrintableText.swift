@@ -54,4 +54,21 @@ public enum PrintableText {
         default: false
         }
     }
+
+    /// JSON text (as `JSONEncoder` writes it, which escapes only C0 controls) with the other
+    /// characters `needsEscape` names — DEL, C1, line separators, bidirectional controls — written
+    /// as `\uXXXX`. JSON holds them only inside strings, where the escape means the same
+    /// character, so rewriting the whole text is exact.
+    public static func terminalSafeJSON(_ json: [UInt8]) -> String {
+        var text = ""
+        for scalar in String(decoding: json, as: UTF8.self).unicodeScalars {
+            if scalar.value >= 0x20 && needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
+    }
 }

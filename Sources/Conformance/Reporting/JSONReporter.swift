@@ -45,18 +45,6 @@ public enum JSONReporter: ResultReporter {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(document) else { return "{}\n" }
-        // JSONEncoder escapes only C0 controls; the other characters a terminal or viewer acts on
-        // (DEL, C1, line separators, bidirectional controls) become `\uXXXX` too. Outside strings
-        // JSON holds none of them, so rewriting the whole text is exact.
-        var text = ""
-        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
-            if scalar.value >= 0x20 && PrintableText.needsEscape(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\n"
+        return PrintableText.terminalSafeJSON(Array(data)) + "\n"
     }
 }

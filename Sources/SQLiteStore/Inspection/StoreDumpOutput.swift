@@ -53,22 +53,6 @@ extension StoreDump {
                                    "\(PrintableText.bounded(object.id)) has \(PrintableText.bounded(name)) \(number), which JSON cannot hold; dump it with --format text")
         }
     }
-
-    /// JSON text with the characters that act on a terminal or hide what text says (C1
-    /// controls, line separators, bidirectional overrides) written as `\uXXXX` escapes: they
-    /// can only be inside strings, where the escape means the same character.
-    static func terminalSafe(_ json: Data) -> String {
-        var text = ""
-        for scalar in String(decoding: json, as: UTF8.self).unicodeScalars {
-            if scalar.value >= 0x20 && PrintableText.needsEscape(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        return text
-    }
 }
 
 extension SQLiteObjectStore {
@@ -89,8 +73,8 @@ extension SQLiteObjectStore {
             case .json:
                 try StoreDump.checkJSONCanHold(object)
                 var encoded = [UInt8](try encoder.encode(object))
-                // Only text beyond ASCII can hold what `terminalSafe` rewrites.
-                if encoded.contains(where: { $0 >= 0x80 }) { encoded = Array(StoreDump.terminalSafe(Data(encoded)).utf8) }
+                // Only text beyond ASCII can hold what `terminalSafeJSON` rewrites.
+                if encoded.contains(where: { $0 >= 0x80 }) { encoded = Array(PrintableText.terminalSafeJSON(encoded).utf8) }
                 var indented: [UInt8] = first ? [] : Array(",\n".utf8)
                 indented.reserveCapacity(indented.count + encoded.count + encoded.count / 8)
                 var lineStart = true
@@ -111,7 +95,7 @@ extension SQLiteObjectStore {
         case .json:
             try write(Array("{\n  \"objects\" : [\n".utf8))
             try buffer.drain(into: write)
-            let encodedStore = StoreDump.terminalSafe(try encoder.encode(store))
+            let encodedStore = PrintableText.terminalSafeJSON(Array(try encoder.encode(store)))
             let indentedStore = encodedStore.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
                 .map { $0.offset == 0 || $0.element.isEmpty ? String($0.element) : "  " + $0.element }.joined(separator: "\n")
             try write(Array("\n  ],\n  \"schemaVersion\" : \(StoreDump.schemaVersion),\n  \"store\" : \(indentedStore)\n}\n".utf8))
