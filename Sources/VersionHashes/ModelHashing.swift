@@ -49,7 +49,7 @@ extension VersionHasher {
     /// hashed with few allocations.
     struct Scratch {
         var writer = HashWriter()
-        var names = NameTable()
+        var names = NameBuffer()
         var storedHashes: [VersionHash] = []
     }
 
@@ -224,7 +224,7 @@ extension VersionHasher {
                 scratch.storedHashes.append(hash)
                 scratch.names.append(property.name)
             }
-            if scratch.names.orderIsUnverified(Array(0..<scratch.names.count)) { unverified.insert(.nameOrder) }
+            if scratch.names.orderIsUnverified(0..<scratch.names.count) { unverified.insert(.nameOrder) }
             let hashed = VersionHasher.entityHash(of: entity, parentHash: parentHash,
                                                   storedHashes: scratch.storedHashes, writer: &scratch.writer)
             return finish(index, EntityResult(hash: hashed.hash, unverified: unverified.union(hashed.unverified),

@@ -1,7 +1,7 @@
 /// Names as UTF-8 in one buffer, put in Core Data's name order (`VersionHasher.nameOrder`)
 /// without a `String` copied, retained and released at every comparison: an entity's row and
 /// the model's digest sort their names this way.
-struct NameTable {
+struct NameBuffer {
     private var bytes: [UInt8] = []
     /// Where each name starts in `bytes`, and after the last, where it ends.
     private var starts: [Int] = [0]
@@ -65,7 +65,7 @@ struct NameTable {
 
     /// Whether the names at `positions`, in that order, are an order no ground truth has
     /// covered (`UnverifiedRule.nameOrder`).
-    func orderIsUnverified(_ positions: [Int]) -> Bool {
+    func orderIsUnverified(_ positions: some Sequence<Int>) -> Bool {
         withNames { name in
             var previous: UnsafeBufferPointer<UInt8>?
             for position in positions {

@@ -261,7 +261,7 @@ public enum VersionHasher {
     /// `NSStoreModelVersionHashesDigest`: SHA-512 of, for every entity in name order, its name ‖
     /// its hash (the first entity of each name). Nil when some entity has no hash.
     static func digest(of entities: [ModelVersionHashes.EntityHashes], writer: inout HashWriter) -> ModelDigest? {
-        var names = NameTable()
+        var names = NameBuffer()
         for entity in entities {
             guard entity.hash != nil else { return nil }
             names.append(entity.name)
