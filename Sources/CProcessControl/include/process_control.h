@@ -10,7 +10,9 @@ int momlint_become_child_subreaper(void);
 /// Installs handlers for SIGINT, SIGTERM and SIGHUP that write the signal's number, one byte,
 /// to `fd` (the write end of a pipe) and do nothing else: a signal handler may only make
 /// async-signal-safe calls, so a thread reading the pipe does the work (stopping every shim).
-/// Interrupted system calls restart (SA_RESTART). Returns 0, or -1 with errno set.
+/// Interrupted system calls restart (SA_RESTART). Once a signal has arrived, exit() waits (a
+/// minute at most) for that thread to end the process with the signal's status. Returns 0, or
+/// -1 with errno set.
 int momlint_forward_termination_signals(int fd);
 
 #endif
