@@ -71,15 +71,13 @@ struct VersionsCommand: ParsableCommand {
         var standardError = StandardError()
         if let swiftDataFolder {
             guard path == nil else {
-                print("error: give a bundle or --swiftdata DIR, not both", to: &standardError)
-                throw ExitCode.inputError
+                throw ExitCode.inputError(saying: "error: give a bundle or --swiftdata DIR, not both")
             }
             try runSwiftData(swiftDataFolder)
             return
         }
         guard let path else {
-            print("error: name an .xcdatamodeld bundle, or --swiftdata DIR", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "error: name an .xcdatamodeld bundle, or --swiftdata DIR")
         }
         let bundle: BundleVersions
         let judgedPath: MigrationPath
@@ -90,8 +88,7 @@ struct VersionsCommand: ParsableCommand {
             bundle = try ModelVersionInputs.bundle(at: path, versionOrder: names)
             judgedPath = migrationPath ?? configured.path ?? .direct
         } catch {
-            print(error, to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: error)
         }
         let report = BundleVersionsReport(
             bundle, path: judgedPath, mappings: MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)]))
@@ -111,8 +108,7 @@ struct VersionsCommand: ParsableCommand {
                 try lockFile.encoded().write(to: URL(fileURLWithPath: lockPath))
                 print("wrote \(lockPath)", to: &standardError)
             } catch {
-                print("\(lockPath): error: \(error)", to: &standardError)
-                throw ExitCode.inputError
+                throw ExitCode.inputError(saying: "\(lockPath): error: \(error)")
             }
         }
     }
@@ -138,8 +134,7 @@ struct VersionsCommand: ParsableCommand {
                 try SwiftDataShippedVersions.lock(of: versions).encoded().write(to: URL(fileURLWithPath: lockPath))
                 print("wrote \(lockPath)", to: &standardError)
             } catch {
-                print("\(lockPath): error: \(error)", to: &standardError)
-                throw ExitCode.inputError
+                throw ExitCode.inputError(saying: "\(lockPath): error: \(error)")
             }
         }
         #endif
