@@ -87,17 +87,23 @@ public struct SwiftDataReader: Sendable {
     }
 }
 
-/// What the Swift files of one schema folder declare for SwiftData, each file parsed once.
-struct SwiftDataSources {
+/// What Swift files declare for SwiftData: one file's (`ModelClassCollector`), or those of one
+/// schema folder, each file parsed once.
+struct SwiftDataSources: Sendable {
     var classes: [ModelClassRecord] = []
+    /// `ModelConfiguration(…, cloudKitDatabase: …)` calls.
     var cloudKitUses: [CloudKitUse] = []
-    /// As declared: a type's declaration and extensions are separate records
-    /// (`SchemaVersionSelection.merged` joins them).
+    /// Types that conform to `VersionedSchema` or `SchemaMigrationPlan`, or declare what they
+    /// require, in declaration order. As declared: a type's declaration and extensions are
+    /// separate records (`SchemaVersionSelection.merged` joins them).
     var schemaTypes: [SchemaTypeRecord] = []
     var typeAliases: [TypeAliasRecord] = []
     var containers: [ContainerRecord] = []
+    /// Every `Schema(versionedSchema: X.self)`: the schema of a container made from a variable.
     var versionedSchemaUses: [TypePath] = []
     var problems: [SourceProblem] = []
+
+    init() {}
 
     init(files: [SwiftSourceFile]) {
         for file in files {
@@ -106,7 +112,7 @@ struct SwiftDataSources {
             let collector = ModelClassCollector(locations: locations)
             collector.walk(tree)
             let declarations = collector.declarations
-            classes += declarations.modelClasses
+            classes += declarations.classes
             cloudKitUses += declarations.cloudKitUses
             schemaTypes += declarations.schemaTypes
             typeAliases += declarations.typeAliases
