@@ -92,7 +92,7 @@ struct DiffCommand: ParsableCommand {
             throw ModelVersionInputs.Failure(description: "error: --migration-path takes one BUNDLE")
         }
         var standardError = StandardError()
-        let order = try ModelVersionInputs.configuredOrder(ofBundle: paths[0], configurationFiles: configurationFiles)
+        let order = try ModelVersionInputs.configuredMigration(ofBundle: paths[0], configurationFiles: configurationFiles).order
         let bundle = try ModelVersionInputs.bundle(at: paths[0], versionOrder: order)
         let migrations = bundle.migrations(along: path, mappings: MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)]),
                                            hashes: BundleVersionHashes(bundle))
@@ -149,7 +149,7 @@ struct DiffCommand: ParsableCommand {
         }
         switch paths.count {
         case 1:
-            let order = try ModelVersionInputs.configuredOrder(ofBundle: paths[0], configurationFiles: configurationFiles)
+            let order = try ModelVersionInputs.configuredMigration(ofBundle: paths[0], configurationFiles: configurationFiles).order
             let bundle = try ModelVersionInputs.bundle(at: paths[0], versionOrder: order)
             switch bundle.previousVersion {
             case .readable(let previous)?:

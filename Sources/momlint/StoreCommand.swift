@@ -162,7 +162,7 @@ struct StoreCheckCommand: ParsableCommand {
         let versions: BundleVersions
         let description: StoreFileDescription
         do {
-            let order = try ModelVersionInputs.configuredOrder(ofBundle: bundle, configurationFiles: configurationFiles)
+            let order = try ModelVersionInputs.configuredMigration(ofBundle: bundle, configurationFiles: configurationFiles).order
             versions = try ModelVersionInputs.bundle(at: bundle, versionOrder: order)
         } catch {
             throw ExitCode.inputError(saying: error)
