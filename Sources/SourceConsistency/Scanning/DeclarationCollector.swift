@@ -141,7 +141,7 @@ final class DeclarationCollector: SyntaxVisitor {
             let name = identifier.identifier?.name ?? identifier.text
             // `@objc(key)` names a single property; with several bindings it cannot apply.
             result.append(ManagedProperty(
-                name: name, key: variable.bindings.count == 1 ? key : nil, ownerName: ownerName,
+                name: name, key: variable.bindings.count == 1 ? key ?? name : name, ownerName: ownerName,
                 isManaged: isManaged, type: followingType, isWellFormed: isWellFormed, location: location))
         }
         return result.reversed()
