@@ -40,7 +40,7 @@ struct ConfigurationReader {
                 readRuleEntry(id: key, options: nil, value)
             } else {
                 warn(at: keyNode, ConfigurationWording.unknownKey(
-                    key, suggestion: Self.closest(to: key, among: LintConfiguration.Key.allCases.map(\.rawValue) + ruleIDs)))
+                    key, suggestion: NearestName.closest(to: key, among: LintConfiguration.Key.allCases.map(\.rawValue) + ruleIDs)))
             }
         }
     }
@@ -56,11 +56,7 @@ struct ConfigurationReader {
         case .swiftData:
             configuration.swiftData = (strings(value, key: key.rawValue) ?? []).map { FilePaths.absolute($0, base: folder) }
         case .swiftDataCloudKit:
-            switch value.scalar.map({ $0.string.lowercased() }) {
-            case "true"?, "yes"?, "on"?: configuration.swiftDataCloudKit = true
-            case "false"?, "no"?, "off"?: configuration.swiftDataCloudKit = false
-            default: warn(at: value, ConfigurationWording.expectedBoolean(key.rawValue, found: value.string ?? Self.kind(of: value)))
-            }
+            configuration.swiftDataCloudKit = boolean(value, key: key.rawValue) ?? configuration.swiftDataCloudKit
         case .disabledRules:
             configuration.disabledRules = Set(knownRules(value, key: key.rawValue) ?? [])
         case .onlyRules:
@@ -68,11 +64,7 @@ struct ConfigurationReader {
         case .migration:
             readMigration(value)
         case .strict:
-            switch value.scalar.map({ $0.string.lowercased() }) {
-            case "true"?, "yes"?, "on"?: configuration.strict = true
-            case "false"?, "no"?, "off"?: configuration.strict = false
-            default: warn(at: value, ConfigurationWording.expectedBoolean(key.rawValue, found: value.string ?? Self.kind(of: value)))
-            }
+            configuration.strict = boolean(value, key: key.rawValue) ?? configuration.strict
         }
     }
 
@@ -85,12 +77,8 @@ struct ConfigurationReader {
         for (keyNode, entry) in mapping {
             switch keyNode.string {
             case "all_versions"?:
-                switch entry.scalar.map({ $0.string.lowercased() }) {
-                case "true"?, "yes"?, "on"?: configuration.migration.allVersions = true
-                case "false"?, "no"?, "off"?: configuration.migration.allVersions = false
-                default: warn(at: entry, ConfigurationWording.expectedBoolean("migration.all_versions",
-                                                                              found: entry.string ?? Self.kind(of: entry)))
-                }
+                configuration.migration.allVersions = boolean(entry, key: "migration.all_versions")
+                    ?? configuration.migration.allVersions
             case "since"?:
                 if let text = entry.scalar?.string, !text.isEmpty {
                     configuration.migration.since = text
@@ -177,6 +165,17 @@ struct ConfigurationReader {
         return severity
     }
 
+    /// `true`/`yes`/`on` or `false`/`no`/`off`, in any case; nil, with a warning, for anything else.
+    private mutating func boolean(_ value: Node, key: String) -> Bool? {
+        switch value.scalar.map({ $0.string.lowercased() }) {
+        case "true"?, "yes"?, "on"?: return true
+        case "false"?, "no"?, "off"?: return false
+        default:
+            warn(at: value, ConfigurationWording.expectedBoolean(key, found: value.string ?? Self.kind(of: value)))
+            return nil
+        }
+    }
+
     /// A list of rule ids, or a single id as a list of one (as every list key takes a single
     /// value), warning about (and dropping) unknown ones.
     private mutating func knownRules(_ value: Node, key: String) -> [String]? {
@@ -198,7 +197,7 @@ struct ConfigurationReader {
             if ruleIDs.contains(id) {
                 known.append(id)
             } else {
-                warn(at: item, ConfigurationWording.unknownRule(id, in: key, suggestion: Self.closest(to: id, among: ruleIDs)))
+                warn(at: item, ConfigurationWording.unknownRule(id, in: key, suggestion: NearestName.closest(to: id, among: ruleIDs)))
             }
         }
         return known
@@ -229,10 +228,5 @@ struct ConfigurationReader {
         if node.sequence != nil { return "a list" }
         if let scalar = node.scalar { return "'\(scalar.string)'" }
         return "an alias"
-    }
-
-    /// The candidate within a small edit distance of `word`, for "did you mean".
-    static func closest(to word: String, among candidates: [String]) -> String? {
-        NearestName.closest(to: word, among: candidates)
     }
 }

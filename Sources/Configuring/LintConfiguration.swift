@@ -37,22 +37,19 @@ public struct LintConfiguration: Sendable {
     /// A rule's own entry: `missing_inverse: error` or `too_many: {severity: error, limit: 150}`.
     public struct RuleSetting: Hashable, Sendable {
         public var severity: Severity?
-        public var options: RuleOptions
+        public var options = RuleOptions()
 
-        public init(severity: Severity? = nil, options: RuleOptions = RuleOptions()) {
-            self.severity = severity
-            self.options = options
-        }
+        public init() {}
     }
 
     /// Paths linted when the command line names none; nil to lint the working directory.
     public var included: [String]?
     /// Paths (or `*` patterns) whose models are skipped, even when named on the command line.
-    public var excluded: [String]
-    public var disabledRules: Set<String>
+    public var excluded: [String] = []
+    public var disabledRules: Set<String> = []
     /// When set, only these rules run (less any in `disabledRules`).
     public var onlyRules: [String]?
-    public var ruleSettings: [String: RuleSetting]
+    public var ruleSettings: [String: RuleSetting] = [:]
     /// `strict: true` makes warnings fail the exit code, like `--strict`.
     public var strict: Bool?
     /// Swift source folders or files checked against the models, like `--sources`.
@@ -68,15 +65,8 @@ public struct LintConfiguration: Sendable {
     /// The files this configuration was read from, in merge order.
     public var files: [String]
 
-    public init(included: [String]? = nil, excluded: [String] = [], disabledRules: Set<String> = [],
-                onlyRules: [String]? = nil, ruleSettings: [String: RuleSetting] = [:], strict: Bool? = nil,
-                files: [String] = []) {
-        self.included = included
-        self.excluded = excluded
-        self.disabledRules = disabledRules
-        self.onlyRules = onlyRules
-        self.ruleSettings = ruleSettings
-        self.strict = strict
+    /// An empty configuration, read from `files`.
+    public init(files: [String] = []) {
         self.files = files
     }
 

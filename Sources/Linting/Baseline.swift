@@ -19,14 +19,6 @@ public struct Baseline: Codable, Hashable, Sendable {
         /// identity of findings that name no entity.
         public var message: String
 
-        public init(rule: String, file: String, entity: String?, property: String?, message: String) {
-            self.rule = rule
-            self.file = file
-            self.entity = entity
-            self.property = property
-            self.message = message
-        }
-
         fileprivate var identity: [String?] {
             [rule, file, entity, property, entity == nil ? message : nil]
         }

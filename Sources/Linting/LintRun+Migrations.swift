@@ -73,9 +73,6 @@ extension LintRun {
             searchedMappings = mappings
             return mappings
         }
-        func mappingModelCovers(from older: String, to current: String, inBundle bundleName: String) -> Bool {
-            mappingModels().covers(from: older, to: current, inBundle: bundleName)
-        }
         for bundlePath in bundles {
             // A version whose failure this run reported already is not read again.
             let failed = failedVersions(ofBundle: bundlePath)
@@ -143,7 +140,7 @@ extension LintRun {
                 let newer = target.flatMap { bundle.order[$0].model } ?? bundle.current
                 return MigrationPair(
                     older: older, current: newer,
-                    hasMappingModel: mappingModelCovers(from: older.version.name, to: newer.version.name, inBundle: bundleName),
+                    hasMappingModel: mappingModels().covers(from: older.version.name, to: newer.version.name, inBundle: bundleName),
                     comparesMigration: target != nil,
                     olderHashes: target.map { _ in hashes(ofVersionAt: index, older) },
                     currentHashes: target.map { hashes(ofVersionAt: $0, newer) },

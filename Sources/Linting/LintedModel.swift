@@ -55,15 +55,9 @@ public final class LintedModel: Sendable {
     // MARK: The model's lookups (methods are not reached through dynamic member lookup)
 
     public func entity(named name: String) -> Entity? { model.entity(named: name) }
-    public func parent(of entity: Entity) -> Entity? { model.parent(of: entity) }
-    public func ancestors(of entity: Entity) -> [Entity] { model.ancestors(of: entity) }
     public func subentities(of entity: Entity) -> [Entity] { model.subentities(of: entity) }
     public func property(named name: String, in entity: Entity) -> Property? { model.property(named: name, in: entity) }
-    public func ownProperty(named name: String, in entity: Entity) -> Property? { model.ownProperty(named: name, in: entity) }
     public func ownPropertyNames(ofEntityAt index: Int) -> ArraySlice<String> { model.ownPropertyNames(ofEntityAt: index) }
-    public func position(of relationship: Relationship) -> RelationshipPosition? { model.position(of: relationship) }
-    public func destination(of relationship: Relationship) -> Entity? { model.destination(of: relationship) }
-    public func entityIndex(named name: String) -> Int? { model.entityIndex(named: name) }
     func resolvedInverse(of relationship: Relationship) -> DeclaredRelationship? { model.resolvedInverse(of: relationship) }
     /// The inverse of a declared relationship, read from the model's table when its position is
     /// known (no lookup by name at all).

@@ -126,19 +126,17 @@ public enum RuleDocumentation {
             text += "\nOptions (in .momlint.yml, under the rule's id):\n" + options.map { "  - \($0.name): \($0.summary)\n" }.joined()
         }
         if !hasExamples { text += "\nExamples: Rules/\(fileName(for: description))\n" }
+        func indented(_ snippet: String) -> String {
+            snippet.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n") + "\n"
+        }
         for (title, examples) in [("Triggering example", description.triggeringExamples),
                                   ("Non-triggering example", description.nonTriggeringExamples)] {
             for example in examples {
                 if example.document == .swiftDataVersions, let base = example.olderAtBaseText {
-                    text += "\n\(title), as HEAD holds the sources:\n" + base.split(separator: "\n", omittingEmptySubsequences: false)
-                        .map { "    \($0)" }.joined(separator: "\n") + "\n"
+                    text += "\n\(title), as HEAD holds the sources:\n" + indented(base)
                 }
-                if let older = example.markedOlderText {
-                    text += "\n\(title), older version:\n" + older.split(separator: "\n", omittingEmptySubsequences: false)
-                        .map { "    \($0)" }.joined(separator: "\n") + "\n"
-                }
-                text += "\n\(title):\n" + example.markedText.split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { "    \($0)" }.joined(separator: "\n") + "\n"
+                if let older = example.markedOlderText { text += "\n\(title), older version:\n" + indented(older) }
+                text += "\n\(title):\n" + indented(example.markedText)
             }
         }
         return text

@@ -65,9 +65,6 @@ public struct RuleExample: Sendable {
         olderAtBaseText = base
     }
 
-    /// The older version without markers.
-    public var olderText: String? { markedOlderText.map { $0.filter { $0 != Self.marker } } }
-
     /// The snippet without markers: what a user would write.
     public var text: String { markedText.filter { $0 != Self.marker } }
 }

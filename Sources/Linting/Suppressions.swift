@@ -20,14 +20,11 @@ public struct Suppressions: Sendable {
 
     /// True when the element the finding is about, or its entity, silences the finding's rule.
     public func silences(_ finding: Finding) -> Bool {
-        silences(ruleID: finding.ruleID, entityName: finding.entityName, propertyName: finding.propertyName)
-    }
-
-    public func silences(ruleID: String, entityName: String?, propertyName: String?) -> Bool {
-        guard let entityName, let entity = model.entity(named: entityName) else { return false }
-        if Self.ruleIDs(in: entity.userInfo).silences(ruleID) { return true }
-        guard let propertyName, let property = model.property(named: propertyName, in: entity) else { return false }
-        return Self.ruleIDs(in: property.userInfo).silences(ruleID)
+        guard let entityName = finding.entityName, let entity = model.entity(named: entityName) else { return false }
+        if Self.ruleIDs(in: entity.userInfo).silences(finding.ruleID) { return true }
+        guard let propertyName = finding.propertyName, let property = model.property(named: propertyName, in: entity)
+        else { return false }
+        return Self.ruleIDs(in: property.userInfo).silences(finding.ruleID)
     }
 
     /// Every rule id a `momlint:disable` entry of the model names that is not in `knownRuleIDs`

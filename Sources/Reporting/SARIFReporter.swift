@@ -23,7 +23,8 @@ public enum SARIFReporter: Reporter {
             var members: [(String, JSONValue)] = [("ruleId", .string(finding.ruleID))]
             if let index = ruleIndexes[finding.ruleID] { members.append(("ruleIndex", .integer(index))) }
             members += [
-                ("level", .string(level(finding.severity))),
+                // A severity's raw value is its SARIF level: `warning` or `error`.
+                ("level", .string(finding.severity.rawValue)),
                 ("message", .object([("text", .string(finding.message))])),
                 ("locations", .array([location(of: finding, context: context)])),
                 ("partialFingerprints", .object([(FindingFingerprint.key, .string(fingerprint))])),
@@ -68,13 +69,6 @@ public enum SARIFReporter: Reporter {
         ]).rendered()
     }
 
-    static func level(_ severity: Severity) -> String {
-        switch severity {
-        case .error: "error"
-        case .warning: "warning"
-        }
-    }
-
     /// A rule's descriptor: its summary, and as help the rationale and fix `Rules/<id>.md` is generated from.
     private static func descriptor(for rule: ReportContext.RuleInfo, context: ReportContext) -> JSONValue {
         let description = rule.description
@@ -91,7 +85,7 @@ public enum SARIFReporter: Reporter {
             ("fullDescription", .object([("text", .string(description.rationale))])),
             ("help", .object([("text", .string(helpText)), ("markdown", .string(helpMarkdown))])),
             ("helpUri", .string(documentation)),
-            ("defaultConfiguration", .object([("level", .string(level(rule.severity)))])),
+            ("defaultConfiguration", .object([("level", .string(rule.severity.rawValue))])),
             ("properties", .object([
                 ("category", .string(description.category.rawValue)),
                 ("tags", .array([.string(description.category.rawValue)])),

@@ -18,26 +18,13 @@ public struct ManagedClass: Hashable, Sendable {
     public var declaration: SourceLocation?
     /// Instance properties declared in the class body and in its extensions, in file and
     /// line order. Inherited ones are not included: see `SourceScan.allProperties(of:)`.
-    public var properties: [ManagedProperty]
+    public var properties: [ManagedProperty] = []
     /// True when the superclass chain, followed through the sources, ends at
     /// `NSManagedObject`; false when it leaves the sources (or only extensions were found).
-    public var reachesManagedObject: Bool
+    public var reachesManagedObject = false
     /// False when the class declaration or an extension of it holds a syntax error, so
     /// the parser may have lost some of its members.
-    public var isComplete: Bool
-
-    public init(name: String, qualifiedName: String, objectiveCName: String? = nil, superclassName: String? = nil,
-                declaration: SourceLocation? = nil, properties: [ManagedProperty] = [],
-                reachesManagedObject: Bool = false, isComplete: Bool = true) {
-        self.name = name
-        self.qualifiedName = qualifiedName
-        self.objectiveCName = objectiveCName
-        self.superclassName = superclassName
-        self.declaration = declaration
-        self.properties = properties
-        self.reachesManagedObject = reachesManagedObject
-        self.isComplete = isComplete
-    }
+    public var isComplete = true
 }
 
 /// An instance property of a managed class, `@NSManaged` or not (a computed property with
@@ -57,17 +44,6 @@ public struct ManagedProperty: Hashable, Sendable {
     public var isWellFormed: Bool
     /// Where the declaration starts (its first attribute, e.g. `@NSManaged`).
     public var location: SourceLocation
-
-    public init(name: String, key: String? = nil, ownerName: String, isManaged: Bool, type: SwiftTypeReference?,
-                isWellFormed: Bool = true, location: SourceLocation) {
-        self.name = name
-        self.key = key ?? name
-        self.ownerName = ownerName
-        self.isManaged = isManaged
-        self.type = type
-        self.isWellFormed = isWellFormed
-        self.location = location
-    }
 
     /// `Owner.name`, how messages quote the property.
     public var quotedName: String { "'\(ownerName).\(name)'" }

@@ -16,12 +16,6 @@ public struct SwiftTypeReference: Hashable, Sendable, CustomStringConvertible {
     public var baseName: String
     public var optionality: Optionality
 
-    public init(spelling: String, baseName: String, optionality: Optionality) {
-        self.spelling = spelling
-        self.baseName = baseName
-        self.optionality = optionality
-    }
-
     public var description: String { spelling }
 
     public var isOptional: Bool { optionality != .nonOptional }

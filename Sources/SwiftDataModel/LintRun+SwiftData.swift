@@ -25,22 +25,7 @@ extension LintRun {
         var read = SwiftDataReader.Result(models: [], problems: [], notes: [])
         var versionFindings: [String: [Finding]] = [:]
         for path in paths {
-            let (files, problems) = SwiftSourceFinder(optionName: "--swiftdata").files(under: [path])
-            read.problems += problems
-            guard !files.isEmpty else { continue }
-            let sources = SwiftDataSources(files: files)
-            read.problems += sources.problems
-            let (model, notes) = reader.model(of: sources, name: path)
-            read.notes += notes
-            guard let model else {
-                if sources.problems.isEmpty {
-                    read.problems.append(SourceProblem(path: path, reason: .noSwiftSources(
-                        "no @Model class in these Swift sources; pass the folder that declares the app's SwiftData models")))
-                }
-                continue
-            }
-            read.models.append(model)
-            guard checksVersions else { continue }
+            guard let sources = reader.read(path: path, into: &read), checksVersions else { continue }
             let versionsReader = SwiftDataVersionsReader(usesCloudKit: usesCloudKit)
             let (found, versionNotes) = versionsReader.versions(of: sources, folder: path)
             read.notes += versionNotes

@@ -11,7 +11,7 @@ import SwiftSyntax
 /// entered only to find `ModelConfiguration(…)` calls, which usually sit in the app's entry point.
 final class ModelClassCollector: SyntaxVisitor {
     private let locations: SourceLocationTable
-    private(set) var declarations = SwiftDataFileDeclarations()
+    private(set) var declarations = SwiftDataSources()
     /// The types the walk is inside, outermost first.
     private var enclosingTypes: [String] = []
 
@@ -226,19 +226,15 @@ final class ModelClassCollector: SyntaxVisitor {
             disabledRules: disabledRules(of: node, name: node.name, headerEnd: node.memberBlock.leftBrace),
             properties: [], uniques: [], indexes: [], untypedProperties: [])
         collect(node.memberBlock.members, into: &record)
-        declarations.modelClasses.append(record)
+        declarations.classes.append(record)
         return .visitChildren
     }
 
     private func collect(_ members: MemberBlockItemListSyntax, into record: inout ModelClassRecord) {
-        for member in members {
-            if let variable = member.decl.as(VariableDeclSyntax.self) {
+        for member in SwiftAttributes.members(in: members) {
+            if let variable = member.as(VariableDeclSyntax.self) {
                 storedProperties(in: variable, into: &record)
-            } else if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
-                for clause in conditional.clauses {
-                    if case .decls(let nested)? = clause.elements { collect(nested, into: &record) }
-                }
-            } else if let macro = member.decl.as(MacroExpansionDeclSyntax.self) {
+            } else if let macro = member.as(MacroExpansionDeclSyntax.self) {
                 let name = macro.macroName.text
                 guard name == "Unique" || name == "Index" else { continue }
                 let groups = macro.arguments.compactMap { Self.keyPathNames(in: $0.expression) }.filter { !$0.isEmpty }

@@ -196,16 +196,3 @@ struct SchemaTypeRecord: Sendable {
         stageProperties.merge(record.stageProperties) { first, _ in first }
     }
 }
-
-/// What one file declares that the SwiftData reader needs.
-struct SwiftDataFileDeclarations: Sendable {
-    var modelClasses: [ModelClassRecord] = []
-    var cloudKitUses: [CloudKitUse] = []
-    /// Types that conform to `VersionedSchema` or `SchemaMigrationPlan`, or declare what they
-    /// require, in declaration order.
-    var schemaTypes: [SchemaTypeRecord] = []
-    var typeAliases: [TypeAliasRecord] = []
-    var containers: [ContainerRecord] = []
-    /// Every `Schema(versionedSchema: X.self)`: the schema of a container made from a variable.
-    var versionedSchemaUses: [TypePath] = []
-}

@@ -26,21 +26,30 @@ public struct SwiftDataReader: Sendable {
 
     public func read(paths: [String]) -> Result {
         var result = Result(models: [], problems: [], notes: [])
-        for path in paths {
-            let (files, problems) = SwiftSourceFinder(optionName: "--swiftdata").files(under: [path])
-            result.problems += problems
-            guard !files.isEmpty else { continue }
-            let read = read(files: files, name: path)
-            result.problems += read.problems
-            result.notes += read.notes
-            if let model = read.model {
-                result.models.append(model)
-            } else if read.problems.isEmpty {
+        for path in paths { read(path: path, into: &result) }
+        return result
+    }
+
+    /// Reads the sources under `path` into `result` (its model, problems and notes), and gives
+    /// them, parsed, when they declare a model.
+    @discardableResult
+    func read(path: String, into result: inout Result) -> SwiftDataSources? {
+        let (files, problems) = SwiftSourceFinder(optionName: "--swiftdata").files(under: [path])
+        result.problems += problems
+        guard !files.isEmpty else { return nil }
+        let sources = SwiftDataSources(files: files)
+        result.problems += sources.problems
+        let (model, notes) = model(of: sources, name: path)
+        result.notes += notes
+        guard let model else {
+            if sources.problems.isEmpty {
                 result.problems.append(SourceProblem(path: path, reason: .noSwiftSources(
                     "no @Model class in these Swift sources; pass the folder that declares the app's SwiftData models")))
             }
+            return nil
         }
-        return result
+        result.models.append(model)
+        return sources
     }
 
     /// Builds the model that `files` (already read) declare, named `name` (the path they came
@@ -87,17 +96,23 @@ public struct SwiftDataReader: Sendable {
     }
 }
 
-/// What the Swift files of one schema folder declare for SwiftData, each file parsed once.
-struct SwiftDataSources {
+/// What Swift files declare for SwiftData: one file's (`ModelClassCollector`), or those of one
+/// schema folder, each file parsed once.
+struct SwiftDataSources: Sendable {
     var classes: [ModelClassRecord] = []
+    /// `ModelConfiguration(…, cloudKitDatabase: …)` calls.
     var cloudKitUses: [CloudKitUse] = []
-    /// As declared: a type's declaration and extensions are separate records
-    /// (`SchemaVersionSelection.merged` joins them).
+    /// Types that conform to `VersionedSchema` or `SchemaMigrationPlan`, or declare what they
+    /// require, in declaration order. As declared: a type's declaration and extensions are
+    /// separate records (`SchemaVersionSelection.merged` joins them).
     var schemaTypes: [SchemaTypeRecord] = []
     var typeAliases: [TypeAliasRecord] = []
     var containers: [ContainerRecord] = []
+    /// Every `Schema(versionedSchema: X.self)`: the schema of a container made from a variable.
     var versionedSchemaUses: [TypePath] = []
     var problems: [SourceProblem] = []
+
+    init() {}
 
     init(files: [SwiftSourceFile]) {
         for file in files {
@@ -106,7 +121,7 @@ struct SwiftDataSources {
             let collector = ModelClassCollector(locations: locations)
             collector.walk(tree)
             let declarations = collector.declarations
-            classes += declarations.modelClasses
+            classes += declarations.classes
             cloudKitUses += declarations.cloudKitUses
             schemaTypes += declarations.schemaTypes
             typeAliases += declarations.typeAliases

@@ -79,18 +79,15 @@ public struct SwiftDataVersionsReader: Sendable {
             }
             return SwiftDataVersions.Plan(
                 name: record.name, location: record.location,
-                schemas: record.schemas?.map { SwiftDataVersions.Reference(name: $0.name ?? "", location: $0.location) },
-                stages: readable ? stages : nil)
+                schemas: record.schemas?.map(\.reference), stages: readable ? stages : nil)
         }
         // A container made from a variable: the one `Schema(versionedSchema:)` of the sources.
         let onlySchema = sources.versionedSchemaUses.count == 1 ? sources.versionedSchemaUses.first : nil
         let containers = sources.containers.compactMap { container -> SwiftDataVersions.Container? in
             let schema = container.schema ?? (container.plan != nil ? onlySchema : nil)
             guard schema != nil || container.plan != nil else { return nil }
-            return SwiftDataVersions.Container(
-                schema: schema.map { SwiftDataVersions.Reference(name: $0.name ?? "", location: $0.location) },
-                plan: container.plan.map { SwiftDataVersions.Reference(name: $0.name ?? "", location: $0.location) },
-                location: container.location)
+            return SwiftDataVersions.Container(schema: schema?.reference, plan: container.plan?.reference,
+                                               location: container.location)
         }
         return (SwiftDataVersions(folder: folder, versions: versions, plans: plans, containers: containers), notes)
     }
@@ -107,9 +104,8 @@ public struct SwiftDataVersionsReader: Sendable {
         case .stage(let record):
             return [SwiftDataVersions.Stage(
                 kind: record.isCustom ? .custom : .lightweight,
-                from: record.from.map { SwiftDataVersions.Reference(name: $0.name ?? "", location: $0.location) },
-                to: record.to.map { SwiftDataVersions.Reference(name: $0.name ?? "", location: $0.location) },
-                location: record.location, hasWillMigrate: record.hasWillMigrate, hasDidMigrate: record.hasDidMigrate)]
+                from: record.from?.reference, to: record.to?.reference, location: record.location,
+                hasWillMigrate: record.hasWillMigrate, hasDidMigrate: record.hasDidMigrate)]
         case .list(let parts):
             return parts.flatMap { stages(of: $0, in: plan, among: types, readable: &readable, depth: depth + 1) }
         case .reference(let name):
@@ -124,4 +120,9 @@ public struct SwiftDataVersionsReader: Sendable {
             return []
         }
     }
+}
+
+extension TypePath {
+    /// The type as `SwiftDataVersions` names it: by its last component.
+    var reference: SwiftDataVersions.Reference { .init(name: name ?? "", location: location) }
 }

@@ -94,13 +94,11 @@ struct ConformanceCommand: AsyncParsableCommand {
         var standardError = StandardError()
         // Checked here rather than in validate(), whose errors exit 64; momlint documents 2.
         guard let reporterType = ResultReporters.named(reporter) else {
-            print("error: unknown reporter '\(reporter)'; use one of: "
-                + ResultReporters.all.map { $0.name }.joined(separator: ", "), to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "error: unknown reporter '\(reporter)'; use one of: "
+                + ResultReporters.all.map { $0.name }.joined(separator: ", "))
         }
         guard timeLimit > 0 && timeLimit.isFinite else {
-            print("error: --time-limit must be a positive number of seconds", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "error: --time-limit must be a positive number of seconds")
         }
         // Every process a shim started ends with the run, however it ends: even under a thread
         // the runner abandoned at its time limit, or one that left its process group (adopted
@@ -115,8 +113,7 @@ struct ConformanceCommand: AsyncParsableCommand {
         do {
             adapters = try requestedAdapters.map(Self.registry.adapter(named:))
         } catch {
-            print("error: \(error)", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "error: \(error)")
         }
 
         let directory = scenarioDirectory ?? Self.defaultScenarioDirectory()
@@ -137,10 +134,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             files: expectedFailureFiles, adapters: zip(requestedAdapters, adapters).map { ($0, $1.name) },
             scenarioIDs: suite.scenarios.map(\.id))
         for note in expectations.notes { print(note, to: &standardError) }
-        if let failure = expectations.failure {
-            print(failure, to: &standardError)
-            throw ExitCode.inputError
-        }
+        if let failure = expectations.failure { throw ExitCode.inputError(saying: failure) }
 
         let runner = ConformanceRunner(timeLimit: .milliseconds(Int(timeLimit * 1000)))
         var summaries: [RunSummary] = []
@@ -176,8 +170,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             do {
                 try OutputFileWriter.write(Array(matrix.utf8), toPath: reportPath)
             } catch {
-                print("\(reportPath): error: cannot write the report: \(error.reason)", to: &standardError)
-                throw ExitCode.inputError
+                throw ExitCode.inputError(saying: "\(reportPath): error: cannot write the report: \(error.reason)")
             }
         }
         var reportIsStale = false

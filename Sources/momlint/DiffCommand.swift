@@ -57,7 +57,6 @@ struct DiffCommand: ParsableCommand {
     var configurationFiles: [String] = []
 
     func run() throws {
-        var standardError = StandardError()
         if let swiftDataFolder {
             try runSwiftData(swiftDataFolder)
             return
@@ -75,8 +74,7 @@ struct DiffCommand: ParsableCommand {
             case .json: FileHandle.standardOutput.write(try DiffRendering.json(diff, olderFile: older.file, newerFile: newer.file))
             }
         } catch let failure as ModelVersionInputs.Failure {
-            print(failure, to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: failure)
         }
     }
 
@@ -94,7 +92,7 @@ struct DiffCommand: ParsableCommand {
             throw ModelVersionInputs.Failure(description: "error: --migration-path takes one BUNDLE")
         }
         var standardError = StandardError()
-        let order = try ModelVersionInputs.configuredOrder(ofBundle: paths[0], configurationFiles: configurationFiles)
+        let order = try ModelVersionInputs.configuredMigration(ofBundle: paths[0], configurationFiles: configurationFiles).order
         let bundle = try ModelVersionInputs.bundle(at: paths[0], versionOrder: order)
         let migrations = bundle.migrations(along: path, mappings: MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)]),
                                            hashes: BundleVersionHashes(bundle))
@@ -108,10 +106,8 @@ struct DiffCommand: ParsableCommand {
 
     /// `--swiftdata DIR V1 V2`: the diff comes from `SwiftDataModel`, rendered as any other.
     private func runSwiftData(_ folder: String) throws {
-        var standardError = StandardError()
         guard paths.count == 2, revision == nil else {
-            print("error: --swiftdata DIR takes two VersionedSchema names, V1 V2 (and no --git)", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "error: --swiftdata DIR takes two VersionedSchema names, V1 V2 (and no --git)")
         }
         #if MOMLINT_HOOK_BUILD
         // Exits 2: the hook's build has no Swift parser.
@@ -120,8 +116,7 @@ struct DiffCommand: ParsableCommand {
         let versions = try SwiftDataVersionInputs.versions(at: folder)
         switch SwiftDataVersionsRendering.diff(in: versions, from: paths[0], to: paths[1]) {
         case .failure(let failure):
-            print("\(folder): error: \(failure)", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "\(folder): error: \(failure)")
         case .success(let diff):
             switch format {
             case .text: print(DiffRendering.text(diff), terminator: "")
@@ -154,7 +149,7 @@ struct DiffCommand: ParsableCommand {
         }
         switch paths.count {
         case 1:
-            let order = try ModelVersionInputs.configuredOrder(ofBundle: paths[0], configurationFiles: configurationFiles)
+            let order = try ModelVersionInputs.configuredMigration(ofBundle: paths[0], configurationFiles: configurationFiles).order
             let bundle = try ModelVersionInputs.bundle(at: paths[0], versionOrder: order)
             switch bundle.previousVersion {
             case .readable(let previous)?:

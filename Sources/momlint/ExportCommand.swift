@@ -49,18 +49,16 @@ struct ExportCommand: ParsableCommand {
             // Unbuffered and checked: a full disk or a closed pipe is exit 2, not a lost export.
             guard writeToStandardOutput(String(decoding: json, as: UTF8.self) + "\n") else { throw ExitCode.inputError }
         } catch let error as ModelExportError {
-            print(error, to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: error)
         }
     }
 
     /// The model of the SwiftData `@Model` classes at `path`, or exit 2 with each problem on a line.
     static func swiftDataModel(at path: String) throws -> Model {
-        var standardError = StandardError()
         #if MOMLINT_HOOK_BUILD
-        print("\(path): error: " + GraphCommand.noSwiftDataInHookBuild, to: &standardError)
-        throw ExitCode.inputError
+        throw ExitCode.inputError(saying: "\(path): error: " + GraphCommand.noSwiftDataInHookBuild)
         #else
+        var standardError = StandardError()
         let read = SwiftDataReader().read(paths: [path])
         for note in read.notes { print(note, to: &standardError) }
         for problem in read.problems { print(problem, to: &standardError) }
@@ -74,17 +72,15 @@ struct ExportCommand: ParsableCommand {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
            !["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: path).pathExtension) {
-            print("\(path): error: export writes one model; name an .xcdatamodeld bundle, an .xcdatamodel folder "
-                + "or a contents file, not a folder to search", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "\(path): error: export writes one model; name an .xcdatamodeld bundle, "
+                + "an .xcdatamodel folder or a contents file, not a folder to search")
         }
         let result = ModelLoader().load(paths: [path])
         for note in result.notes { print(note, to: &standardError) }
         for failure in result.failures { print(failure, to: &standardError) }
         guard result.failures.isEmpty else { throw ExitCode.inputError }
         guard let model = result.models.first else {
-            print("\(path): error: no model found here", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "\(path): error: no model found here")
         }
         return model
     }

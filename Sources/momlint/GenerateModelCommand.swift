@@ -47,9 +47,7 @@ struct GenerateModelCommand: ParsableCommand {
         do {
             print(try model.write(toFolder: output, replacing: force))
         } catch {
-            var standardError = StandardError()
-            print(error, to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: error)
         }
     }
 }

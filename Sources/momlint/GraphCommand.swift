@@ -53,14 +53,12 @@ struct GraphCommand: ParsableCommand {
             configuration = loaded.configuration
             engine = try configuration.engine()
         } catch {
-            print(LintRequest.diagnosticLine(for: error), to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: LintRequest.diagnosticLine(for: error))
         }
         var run = LintRun(paths: swiftdata ? [] : [path], engine: engine)
         if swiftdata {
             #if MOMLINT_HOOK_BUILD
-            print("\(path): error: " + Self.noSwiftDataInHookBuild, to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "\(path): error: " + Self.noSwiftDataInHookBuild)
             #else
             // The same model `lint --swiftdata` checks: `swiftdata_cloudkit: true` turns CloudKit on.
             let read = SwiftDataReader(usesCloudKit: configuration.swiftDataCloudKit ?? false).read(paths: [path])
@@ -73,9 +71,8 @@ struct GraphCommand: ParsableCommand {
         guard run.loadFailures.isEmpty else { throw ExitCode.inputError }
         guard run.reports.count == 1, let report = run.reports.first else {
             let files = run.reports.map { "'\($0.model.file)'" }.joined(separator: ", ")
-            print("\(path): error: a graph draws one model, and this path holds \(run.reports.count): \(files); "
-                  + "pass one of them", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "\(path): error: a graph draws one model, and this path holds "
+                + "\(run.reports.count): \(files); pass one of them")
         }
         let graph = EntityGraph(model: report.model, findings: report.findings)
         let drawing = switch format {

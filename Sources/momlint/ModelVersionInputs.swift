@@ -78,15 +78,10 @@ enum ModelVersionInputs {
         return bundle
     }
 
-    /// The version order `.momlint.yml` (`migration.version_order`) gives a bundle: the
-    /// configuration found as `momlint lint` finds it (the nearest `.momlint.yml`, or the
-    /// `--config` files), so `lint`, `versions` and `diff` order a bundle alike.
-    static func configuredOrder(ofBundle path: String, configurationFiles: [String]) throws(Failure) -> [String]? {
-        try configuredMigration(ofBundle: path, configurationFiles: configurationFiles).order
-    }
-
-    /// The version order and the migration path (`migration.path`) the configuration gives a
-    /// bundle, read once.
+    /// The version order (`migration.version_order`) and the migration path (`migration.path`)
+    /// the configuration gives a bundle: the configuration found as `momlint lint` finds it (the
+    /// nearest `.momlint.yml`, or the `--config` files), so `lint`, `versions`, `diff` and
+    /// `store check` order a bundle alike.
     static func configuredMigration(ofBundle path: String, configurationFiles: [String])
         throws(Failure) -> (order: [String]?, path: MigrationPath?) {
         do {

@@ -3,6 +3,7 @@ import CAllocatorTuning
 import Configuring
 import Foundation
 import LintDriver
+import Linting
 
 @main
 struct Momlint: AsyncParsableCommand {

@@ -31,13 +31,11 @@ struct PrintCommand: ParsableCommand {
     var hashes = false
 
     func run() throws {
-        var standardError = StandardError()
         do {
             let model = try ModelVersionInputs.model(at: path)
             print(ModelPrinter.text(model, hashes: hashes ? VersionHasher.hashes(of: model) : nil), terminator: "")
         } catch {
-            print(error, to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: error)
         }
     }
 }

@@ -26,12 +26,10 @@ struct RulesCommand: ParsableCommand {
     var documentationDirectory: String?
 
     func run() throws {
-        var standardError = StandardError()
         // Checked here rather than in validate(): ArgumentParser exits 64 for validation errors,
         // and momlint documents 2 for a wrong command line.
         if ruleID != nil && documentationDirectory != nil {
-            print("momlint: give either a rule id or --generate-docs, not both", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "momlint: give either a rule id or --generate-docs, not both")
         }
         if let directory = documentationDirectory {
             try generateDocumentation(into: directory)
@@ -39,8 +37,7 @@ struct RulesCommand: ParsableCommand {
             guard let description = Self.allDescriptions.first(where: { $0.id == ruleID }) else {
                 let nearest = NearestName.closest(to: ruleID, among: Self.allDescriptions.map(\.id))
                 let hint = nearest.map { "did you mean '\($0)'? Run" } ?? "run"
-                print("momlint: no rule with id '\(ruleID)'; \(hint) 'momlint rules' for the list", to: &standardError)
-                throw ExitCode.inputError
+                throw ExitCode.inputError(saying: "momlint: no rule with id '\(ruleID)'; \(hint) 'momlint rules' for the list")
             }
             print(RuleDocumentation.terminalText(for: description), terminator: "")
         } else {
@@ -83,9 +80,7 @@ struct RulesCommand: ParsableCommand {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
             }
         } catch {
-            var standardError = StandardError()
-            print("\(directory): cannot write the rule documentation: \(error.localizedDescription)", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "\(directory): cannot write the rule documentation: \(error.localizedDescription)")
         }
         print("Wrote \(RuleCatalogue.all.count) rule pages and README.md to \(directory)")
     }

@@ -74,11 +74,9 @@ struct StoreDumpCommand: ParsableCommand {
                                 remark: { print("\(file): \($0)", to: &standardError) },
                                 to: { bytes in try StandardOutput.write(bytes: bytes) })
         } catch let error as SQLiteStoreError {
-            print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: StoreCommand.errorLine(file: file, error.message))
         } catch let error as FileAccessError {
-            print("error: cannot write to standard output: \(error.reason)", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "error: cannot write to standard output: \(error.reason)")
         }
     }
 }
@@ -114,8 +112,7 @@ struct StoreWhichVersionCommand: ParsableCommand {
         do {
             description = try StoreFileDescription.read(path: file)
         } catch {
-            print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: StoreCommand.errorLine(file: file, error.message))
         }
         print("\(PrintableText.bounded(file, limit: 1_000)): \(description.summary)")
         let match = StoreVersionMatch(file: description, versions: result.models)
@@ -162,21 +159,18 @@ struct StoreCheckCommand: ParsableCommand {
     var configurationFiles: [String] = []
 
     func run() throws {
-        var standardError = StandardError()
         let versions: BundleVersions
         let description: StoreFileDescription
         do {
-            let order = try ModelVersionInputs.configuredOrder(ofBundle: bundle, configurationFiles: configurationFiles)
+            let order = try ModelVersionInputs.configuredMigration(ofBundle: bundle, configurationFiles: configurationFiles).order
             versions = try ModelVersionInputs.bundle(at: bundle, versionOrder: order)
         } catch {
-            print(error, to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: error)
         }
         do {
             description = try StoreFileDescription.read(path: file)
         } catch {
-            print(StoreCommand.errorLine(file: file, error.message), to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: StoreCommand.errorLine(file: file, error.message))
         }
         let check = StoreCheck(file: description, bundle: versions,
                                mappings: MappingModels(searching: [ModelPaths.parent(of: versions.bundlePath)]))

@@ -9,19 +9,17 @@ import SwiftDataModel
 /// or exit 2 with each problem on standard error.
 enum SwiftDataVersionInputs {
     static func versions(at folder: String) throws -> SwiftDataVersions {
-        var standardError = StandardError()
         #if MOMLINT_HOOK_BUILD
-        print("\(folder): error: " + GraphCommand.noSwiftDataInHookBuild, to: &standardError)
-        throw ExitCode.inputError
+        throw ExitCode.inputError(saying: "\(folder): error: " + GraphCommand.noSwiftDataInHookBuild)
         #else
+        var standardError = StandardError()
         let read = SwiftDataVersionsReader().read(folder: folder)
         for note in read.notes { print(note, to: &standardError) }
         for problem in read.problems { print(problem, to: &standardError) }
         guard read.problems.isEmpty else { throw ExitCode.inputError }
         guard let versions = read.versions else {
-            print("\(folder): error: no VersionedSchema in these Swift sources; pass the folder that declares the app's "
-                  + "versioned schemas", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "\(folder): error: no VersionedSchema in these Swift sources; pass the folder "
+                + "that declares the app's versioned schemas")
         }
         return versions
         #endif

@@ -68,18 +68,15 @@ struct VersionsCommand: ParsableCommand {
     var configurationFiles: [String] = []
 
     func run() throws {
-        var standardError = StandardError()
         if let swiftDataFolder {
             guard path == nil else {
-                print("error: give a bundle or --swiftdata DIR, not both", to: &standardError)
-                throw ExitCode.inputError
+                throw ExitCode.inputError(saying: "error: give a bundle or --swiftdata DIR, not both")
             }
             try runSwiftData(swiftDataFolder)
             return
         }
         guard let path else {
-            print("error: name an .xcdatamodeld bundle, or --swiftdata DIR", to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "error: name an .xcdatamodeld bundle, or --swiftdata DIR")
         }
         let bundle: BundleVersions
         let judgedPath: MigrationPath
@@ -90,8 +87,7 @@ struct VersionsCommand: ParsableCommand {
             bundle = try ModelVersionInputs.bundle(at: path, versionOrder: names)
             judgedPath = migrationPath ?? configured.path ?? .direct
         } catch {
-            print(error, to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: error)
         }
         let report = BundleVersionsReport(
             bundle, path: judgedPath, mappings: MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)]))
@@ -101,20 +97,26 @@ struct VersionsCommand: ParsableCommand {
         case .corestore: print(report.coreStoreLocks, terminator: "")
         }
         if lock {
-            let lockPath = ShippedVersions.lockFilePath(forBundle: bundle.bundlePath)
-            do {
+            try writeLock(beside: bundle.bundlePath) {
                 let versions = try bundle.versions.map { model in
                     VersionsLock.version(model, contents: String(decoding: try ModelVersionInputs.read(model.file, limits: .standard),
                                                                  as: UTF8.self))
                 }
-                let lockFile = VersionsLock(bundle: (bundle.bundlePath as NSString).lastPathComponent, versions: versions)
-                try lockFile.encoded().write(to: URL(fileURLWithPath: lockPath))
-                print("wrote \(lockPath)", to: &standardError)
-            } catch {
-                print("\(lockPath): error: \(error)", to: &standardError)
-                throw ExitCode.inputError
+                return try VersionsLock(bundle: (bundle.bundlePath as NSString).lastPathComponent, versions: versions).encoded()
             }
         }
+    }
+
+    /// Writes the lock file `encoded` gives beside `path` (a bundle, or a SwiftData folder), and says so.
+    private func writeLock(beside path: String, _ encoded: () throws -> Data) throws {
+        let lockPath = ShippedVersions.lockFilePath(forBundle: path)
+        do {
+            try encoded().write(to: URL(fileURLWithPath: lockPath))
+        } catch {
+            throw ExitCode.inputError(saying: "\(lockPath): error: \(error)")
+        }
+        var standardError = StandardError()
+        print("wrote \(lockPath)", to: &standardError)
     }
 
     /// `--swiftdata DIR`: the rendering and the lock come from `SwiftDataModel`.
@@ -123,7 +125,6 @@ struct VersionsCommand: ParsableCommand {
         // Exits 2: the hook's build has no Swift parser.
         _ = try SwiftDataVersionInputs.versions(at: folder)
         #else
-        var standardError = StandardError()
         let versions = try SwiftDataVersionInputs.versions(at: folder)
         switch format {
         case .table: print(SwiftDataVersionsRendering.table(versions), terminator: "")
@@ -132,16 +133,7 @@ struct VersionsCommand: ParsableCommand {
             print(versions.ordered.map { "// \($0.name)\n" + CoreStoreVersionLock.literal($0.hashes) }.joined(separator: "\n"),
                   terminator: "")
         }
-        if lock {
-            let lockPath = ShippedVersions.lockFilePath(forBundle: folder)
-            do {
-                try SwiftDataShippedVersions.lock(of: versions).encoded().write(to: URL(fileURLWithPath: lockPath))
-                print("wrote \(lockPath)", to: &standardError)
-            } catch {
-                print("\(lockPath): error: \(error)", to: &standardError)
-                throw ExitCode.inputError
-            }
-        }
+        if lock { try writeLock(beside: folder) { try SwiftDataShippedVersions.lock(of: versions).encoded() } }
         #endif
     }
 }

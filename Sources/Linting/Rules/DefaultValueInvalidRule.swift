@@ -146,19 +146,14 @@ public struct DefaultValueInvalidRule: Rule {
                 }
                 return range.contains(value) ? .value(Double(value)) : .outOfRange("\(range.lowerBound)...\(range.upperBound)")
             }
-        case .double, .decimal:
+        case .double, .decimal, .float:
+            // Every finite Double is a Double or Decimal value; a Float holds less.
+            let largest = type == .float ? Double(Float.greatestFiniteMagnitude) : Double.greatestFiniteMagnitude
             return numericProblems(attribute, typeName: type.xmlName) { text in
                 guard let value = Double(text), value.isFinite else {
                     return .unparsable(reading: format(LenientReading.leadingNumber(text, integral: false)))
                 }
-                return .value(value)
-            }
-        case .float:
-            return numericProblems(attribute, typeName: type.xmlName) { text in
-                guard let value = Double(text), value.isFinite else {
-                    return .unparsable(reading: format(LenientReading.leadingNumber(text, integral: false)))
-                }
-                return abs(value) <= Double(Float.greatestFiniteMagnitude) ? .value(value) : .outOfRange("Float's range")
+                return abs(value) <= largest ? .value(value) : .outOfRange("Float's range")
             }
         case .date:
             var problems: [Problem] = []

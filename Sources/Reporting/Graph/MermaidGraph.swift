@@ -111,9 +111,12 @@ public enum MermaidGraph {
     /// https://github.com/mermaid-js/mermaid/issues/4775).
     static func isPlainWord(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return text.unicodeScalars.allSatisfy { scalar in
-            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "_" || scalar == "-"
-        }
+        return text.unicodeScalars.allSatisfy(isWordCharacter)
+    }
+
+    /// An ASCII letter or digit, `_` or `-`.
+    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "_" || scalar == "-"
     }
 
     /// Words the ER lexer takes as keywords (case-insensitively) when they stand alone, so an
@@ -129,9 +132,7 @@ public enum MermaidGraph {
     static func attributeWord(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
-            let isWordCharacter = (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
-                || scalar == "_" || scalar == "-"
-            output.unicodeScalars.append(isWordCharacter ? scalar : "_")
+            output.unicodeScalars.append(isWordCharacter(scalar) ? scalar : "_")
         }
         guard let first = output.unicodeScalars.first else { return "unnamed" }
         if !(first.isASCII && first.properties.isAlphabetic) { output = "a" + output }

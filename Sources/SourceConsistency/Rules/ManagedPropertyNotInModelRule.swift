@@ -126,26 +126,8 @@ public struct ManagedPropertyNotInModelRule: SourceRule {
     /// usual traces of a rename or a typo; nil when none is that close.
     static func nearestName(to name: String, in names: [String]) -> String? {
         if let sameLetters = names.first(where: { $0.lowercased() == name.lowercased() }) { return sameLetters }
-        let scored = names.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
+        let scored = names.map { ($0, NearestName.editDistance(name.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= min(2, name.count / 3) else { return nil }
         return best.0
-    }
-
-    /// Levenshtein distance over characters.
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs), b = Array(rhs)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1,
-                                 previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

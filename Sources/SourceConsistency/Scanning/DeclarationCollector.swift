@@ -113,23 +113,9 @@ final class DeclarationCollector: SyntaxVisitor {
 
     /// Instance properties in a member block, including those inside `#if` clauses.
     private func properties(in memberBlock: MemberBlockSyntax, ownerName: String) -> [ManagedProperty] {
-        properties(in: memberBlock.members, ownerName: ownerName)
-    }
-
-    private func properties(in members: MemberBlockItemListSyntax, ownerName: String) -> [ManagedProperty] {
-        var result: [ManagedProperty] = []
-        for member in members {
-            if let variable = member.decl.as(VariableDeclSyntax.self) {
-                result += properties(in: variable, ownerName: ownerName)
-            } else if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
-                for clause in conditional.clauses {
-                    if case .decls(let nested)? = clause.elements {
-                        result += properties(in: nested, ownerName: ownerName)
-                    }
-                }
-            }
+        SwiftAttributes.members(in: memberBlock.members).flatMap { member in
+            member.as(VariableDeclSyntax.self).map { properties(in: $0, ownerName: ownerName) } ?? []
         }
-        return result
     }
 
     private func properties(in variable: VariableDeclSyntax, ownerName: String) -> [ManagedProperty] {
@@ -155,7 +141,7 @@ final class DeclarationCollector: SyntaxVisitor {
             let name = identifier.identifier?.name ?? identifier.text
             // `@objc(key)` names a single property; with several bindings it cannot apply.
             result.append(ManagedProperty(
-                name: name, key: variable.bindings.count == 1 ? key : nil, ownerName: ownerName,
+                name: name, key: variable.bindings.count == 1 ? key ?? name : name, ownerName: ownerName,
                 isManaged: isManaged, type: followingType, isWellFormed: isWellFormed, location: location))
         }
         return result.reversed()

@@ -2,8 +2,8 @@
 #if !MOMLINT_HOOK_BUILD
 import SwiftSyntax
 
-/// Reading a declaration's attributes and the optionality of its type, shared by the
-/// NSManagedObject scan (`DeclarationCollector`) and the SwiftData reader (`SwiftDataModel`).
+/// Reading a declaration's attributes, a type's members and the optionality of a type, shared
+/// by the NSManagedObject scan (`DeclarationCollector`) and the SwiftData reader (`SwiftDataModel`).
 public enum SwiftAttributes {
     /// The attributes of a declaration, those inside `#if` … `#endif` clauses too: code shared
     /// with platforms without SwiftData or Core Data wraps `@Model`, `@Relationship` or
@@ -18,6 +18,22 @@ public enum SwiftAttributes {
                 for clause in conditional.clauses {
                     if case .attributes(let nested)? = clause.elements { found += attributes(in: nested) }
                 }
+            }
+        }
+        return found
+    }
+
+    /// The declarations of a member block, those inside `#if` … `#endif` clauses too (every
+    /// clause, as for attributes), in source order.
+    public static func members(in list: MemberBlockItemListSyntax) -> [DeclSyntax] {
+        var found: [DeclSyntax] = []
+        for member in list {
+            guard let conditional = member.decl.as(IfConfigDeclSyntax.self) else {
+                found.append(member.decl)
+                continue
+            }
+            for clause in conditional.clauses {
+                if case .decls(let nested)? = clause.elements { found += members(in: nested) }
             }
         }
         return found

@@ -16,8 +16,6 @@ public struct SwiftSourceFinder: Sendable {
         ModelLoader.skippedFolderNames.contains(name) || name.hasPrefix(".build")
     }
 
-    /// The readable Swift files under `paths`, each once, in the order given and by name
-    /// within a folder; and a problem for each path or file that could not be used.
     /// The option the paths came from, named when a path holds no Swift source.
     public let optionName: String
 
@@ -25,6 +23,8 @@ public struct SwiftSourceFinder: Sendable {
         self.optionName = optionName
     }
 
+    /// The readable Swift files under `paths`, each once, in the order given and by name
+    /// within a folder; and a problem for each path or file that could not be used.
     public func files(under paths: [String]) -> (files: [SwiftSourceFile], problems: [SourceProblem]) {
         var files: [SwiftSourceFile] = []
         var problems: [SourceProblem] = []

@@ -1,5 +1,6 @@
 /// "Did you mean": the known name a mistyped one is nearest to, for configuration keys and
-/// rule ids here, and for subcommands and rule ids on the command line.
+/// rule ids, and for subcommands and rule ids on the command line. `editDistance` also serves
+/// `managed_property_not_in_model`, which has its own idea of near.
 public enum NearestName {
     /// The candidate within a small edit distance of `word` (at most 2, or a quarter of its
     /// length), nearest first and alphabetical among equals; nil when none is that close.
