@@ -33,7 +33,7 @@ public struct InferredMapping: Sendable {
     /// (134110, `NSMigrationError`); `PropertyMapping.requiresStoredValue` marks them.
     public init(from source: Model, to destination: Model) throws(MappingInferenceError) {
         let comparison = SchemaComparison(older: source, newer: destination)
-        let changes = comparison.changes()
+        let changes = comparison.changes().changes
         if let blocking = changes.first(where: { !$0.lightweight }) {
             throw MappingInferenceError(sourceVersionName: source.version.name,
                                         destinationVersionName: destination.version.name, change: blocking)

@@ -38,9 +38,8 @@ public struct SchemaDiff: Sendable {
         olderVersionName = older.version.name
         newerVersionName = newer.version.name
         self.hasMappingModel = hasMappingModel
-        let comparison = SchemaComparison(older: older, newer: newer, olderHashes: olderHashes, newerHashes: newerHashes)
-        changes = comparison.changes()
-        entityHashChanges = comparison.entityHashChanges()
+        (changes, entityHashChanges) = SchemaComparison(older: older, newer: newer)
+            .changes(olderHashes: olderHashes, newerHashes: newerHashes)
     }
 
     /// A diff of two versions that nobody compares: no changes, and the names for messages.

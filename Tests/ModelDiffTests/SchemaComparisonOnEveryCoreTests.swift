@@ -17,8 +17,9 @@ import Testing
         let older = try Self.load(entities: entities, seed: olderSeed)
         let newer = try Self.load(entities: entities, seed: newerSeed)
         let comparison = SchemaComparison(older: older, newer: newer)
-        let inTurn = comparison.changes(onEveryCore: false)
-        let onEveryCore = comparison.changes()
+        let (inTurn, hashChangesInTurn) = comparison.changes(onEveryCore: false)
+        let (onEveryCore, hashChangesOnEveryCore) = comparison.changes()
+        #expect(hashChangesOnEveryCore == hashChangesInTurn)
         #expect(onEveryCore.count == inTurn.count)
         let firstDifference = inTurn.indices.first { $0 >= onEveryCore.count || onEveryCore[$0] != inTurn[$0] }
         #expect(firstDifference == nil, "first different change: \(firstDifference.map { inTurn[$0].details } ?? "")")
