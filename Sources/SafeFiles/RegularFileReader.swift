@@ -19,17 +19,11 @@ import Darwin
 public enum RegularFileReader {
     /// The bytes of the regular file at `path`, refusing anything else and anything larger than `limit`.
     public static func bytes(atPath path: String, limit: Int) throws(FileAccessError) -> [UInt8] {
-        let descriptor = SafeFiles.openForReading(path)
-        guard descriptor >= 0 else { throw FileAccessError(path: path, problem: .system(errno)) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw FileAccessError(path: path, problem: .system(errno)) }
-        let kind = FileKind(mode: status.st_mode)
-        guard kind == .regular else { throw FileAccessError(path: path, problem: .notARegularFile(kind)) }
-        let size = Int(status.st_size)
-        guard size <= limit else { throw FileAccessError(path: path, problem: .tooLarge(bytes: size, limit: limit)) }
+        let file = try open(atPath: path)
+        defer { close(file.descriptor) }
+        guard file.size <= limit else { throw FileAccessError(path: path, problem: .tooLarge(bytes: file.size, limit: limit)) }
         var errorCode: Int32 = 0
-        let bytes = readAll(from: descriptor, expecting: size, atMost: limit + 1, errorCode: &errorCode)
+        let bytes = readAll(from: file.descriptor, expecting: file.size, atMost: limit + 1, errorCode: &errorCode)
         if errorCode != 0 { throw FileAccessError(path: path, problem: .system(errorCode)) }
         // The file may have grown since it was measured.
         guard bytes.count <= limit else {
