@@ -1,4 +1,3 @@
-import CProcessControl
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +16,7 @@ import Darwin
 /// - the shim's process group (everything the shell started, unless it left the group);
 /// - on Linux, every process whose parent chain leads to the shim or to a member of its group,
 ///   read from /proc (children that called `setsid`, while their parent lives);
-/// - on Linux, after `becomeChildSubreaper`, every descendant of this process, even one whose
+/// - on Linux, after `ProcessStoreAdapter.adoptOrphanedDescendants`, every descendant of this process, even one whose
 ///   parent exited: the kernel re-parents it to us instead of init.
 /// What cannot: on other systems, a child that left the group once its parent exited; and, even
 /// on Linux, a descendant that re-parents itself away through a process outside our tree (for
@@ -69,14 +68,6 @@ final class ShimRegistry: @unchecked Sendable {
         #endif
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
-    }
-
-    /// Makes this process inherit the orphans of everything it starts (Linux), so that
-    /// `stopEveryShim` finds a shim's descendants even after their parent exited. False where
-    /// the system has no such thing.
-    @discardableResult
-    static func becomeChildSubreaper() -> Bool {
-        momlint_become_child_subreaper() == 0
     }
 
     /// Kills every shim still running with its family, then (on Linux) every other descendant

@@ -69,7 +69,7 @@ extension SQLiteObjectStore {
         let counts = try forEachSavedObject { object in
             switch format {
             case .text:
-                try buffer.append(StoreDump.textBlock(object))
+                try buffer.append(bytes: Array(StoreDump.textBlock(object).utf8))
             case .json:
                 try StoreDump.checkJSONCanHold(object)
                 var encoded = [UInt8](try encoder.encode(object))
@@ -108,10 +108,6 @@ private struct SpillBuffer {
     static let memoryBound = 16 << 20
     private var memory: [UInt8] = []
     private var file: Int32 = -1
-
-    mutating func append(_ text: String) throws {
-        try append(bytes: Array(text.utf8))
-    }
 
     mutating func append(bytes: [UInt8]) throws {
         memory += bytes

@@ -108,12 +108,6 @@ private struct LayoutBuilder {
         var name: String
     }
 
-    init(model: Model, order: [Entity], indexByName: [String: Int]) {
-        self.model = model
-        self.order = order
-        self.indexByName = indexByName
-    }
-
     func storeIndex(_ entity: Entity) -> Int { indexByName[entity.name]! }
 
     func rootIndex(_ entity: Entity) -> Int { storeIndex(model.root(of: entity)) }
