@@ -39,9 +39,6 @@ public enum RegularFileReader {
         public var descriptor: Int32
         /// The size when opened.
         public var size: Int
-        /// Bytes the file takes on disk: less than `size` for a sparse file (holes read as zeros).
-        public var allocatedBytes: Int
-        public var mode: UInt32
     }
 
     /// Opens the regular file at `path` for reading, following symbolic links, without
@@ -60,8 +57,7 @@ public enum RegularFileReader {
             close(descriptor)
             throw FileAccessError(path: path, problem: .notARegularFile(kind))
         }
-        return OpenedFile(descriptor: descriptor, size: Int(status.st_size), allocatedBytes: Int(status.st_blocks) * 512,
-                          mode: UInt32(status.st_mode))
+        return OpenedFile(descriptor: descriptor, size: Int(status.st_size))
     }
 
     /// Reads until the end of the file or `limit` bytes, whichever comes first; a failed read
