@@ -21,21 +21,21 @@ public enum ConformanceSuite {
         if let override = ProcessInfo.processInfo.environment["MOMLINT_SCENARIOS"], !override.isEmpty {
             return override
         }
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Conformance
-            .deletingLastPathComponent()  // Sources
-            .deletingLastPathComponent()  // package root
-            .appendingPathComponent("Fixtures/Scenarios").path
+        return packageRoot.appendingPathComponent("Fixtures/Scenarios").path
     }
 
     /// The models the shipped scenarios use: `Fixtures/Models` of the momlint checkout this
     /// library was compiled from. Every scenario may name a model here.
     public static var shippedModelDirectory: String {
+        packageRoot.appendingPathComponent("Fixtures/Models").path
+    }
+
+    /// The root of the momlint checkout this library was compiled from.
+    private static var packageRoot: URL {
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()  // Conformance
             .deletingLastPathComponent()  // Sources
             .deletingLastPathComponent()  // package root
-            .appendingPathComponent("Fixtures/Models").path
     }
 
     /// Every scenario, in id order. Throws when any file fails to load, so a broken or missing

@@ -53,15 +53,8 @@ final class ProcessStore: ConformanceStore {
         let answer = try connection.exchange(label, expecting: ["done", "openFailed"], within: requestTimeLimit) { id in
             try ShimMessage.reopenWithModelLine(id: id, modelPath: modelPath, migration: migration, exportedModel: exported)
         }
-        if answer.kind == "error" { throw Self.storeError(from: answer, connection: connection) }
-        let response: StoreResponse
-        do {
-            response = try JSONDecoder().decode(StoreResponse.self, from: answer.data)
-        } catch {
-            throw connection.broken("answered \(label) with \(ShimMessage.quoted(answer.line)), which is not a valid "
-                + "\"\(answer.kind)\" message (expected {\"done\":{}} or {\"openFailed\":{\"_0\":{\"code\":134100,\"message\":\"…\"}}}; "
-                + "docs/implementers.md §3.3)", waitForExit: false)
-        }
+        let response = try self.response(from: answer, to: label, described: #"expected {"done":{}} or "#
+            + #"{"openFailed":{"_0":{"code":134100,"message":"…"}}}; docs/implementers.md §3.3"#)
         if response == .done {
             entityOfObject = ModelVersionReopen.entities(of: entityOfObject, from: self.model, to: model)
             self.model = model
@@ -73,14 +66,7 @@ final class ProcessStore: ConformanceStore {
                           line: (Int) throws -> String) throws -> StoreResponse {
         let expected = Self.describe(request).answers
         let answer = try connection.exchange(label, expecting: expected, within: requestTimeLimit, line)
-        if answer.kind == "error" { throw Self.storeError(from: answer, connection: connection) }
-        let response: StoreResponse
-        do {
-            response = try JSONDecoder().decode(StoreResponse.self, from: answer.data)
-        } catch {
-            throw connection.broken("answered \(label) with \(ShimMessage.quoted(answer.line)), which is not a "
-                + "valid \"\(answer.kind)\" message (docs/adapter-contract.md §7)", waitForExit: false)
-        }
+        let response = try self.response(from: answer, to: label, described: "docs/adapter-contract.md §7")
         var request = request
         if case .inContext(_, let inner) = request { request = inner }
         switch (request, response) {
@@ -92,6 +78,20 @@ final class ProcessStore: ConformanceStore {
             break
         }
         return response
+    }
+
+    /// The answer to `label` as a response: an `error` answer is thrown as the shim's error, and
+    /// a line that is not a valid message (`description` says where it is described) breaks
+    /// the connection.
+    private func response(from answer: ShimMessage.Answer, to label: String,
+                          described description: String) throws(StoreAdapterError) -> StoreResponse {
+        if answer.kind == "error" { throw Self.storeError(from: answer, connection: connection) }
+        do {
+            return try JSONDecoder().decode(StoreResponse.self, from: answer.data)
+        } catch {
+            throw connection.broken("answered \(label) with \(ShimMessage.quoted(answer.line)), which is not a valid "
+                + "\"\(answer.kind)\" message (\(description))", waitForExit: false)
+        }
     }
 
     /// JSON carries dates and UUIDs as strings and cannot tell 2.0 from 2: read the answer as

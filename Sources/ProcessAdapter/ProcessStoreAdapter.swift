@@ -1,4 +1,5 @@
 import Conformance
+import CProcessControl
 import DataModel
 import Foundation
 import ModelExport
@@ -59,7 +60,7 @@ public struct ProcessStoreAdapter: StoreAdapter {
     /// find them. False where the system offers no such thing.
     @discardableResult
     public static func adoptOrphanedDescendants() -> Bool {
-        ShimRegistry.becomeChildSubreaper()
+        momlint_become_child_subreaper() == 0
     }
 
     /// For a command line tool while shims run: on SIGINT, SIGTERM or SIGHUP, stop every shim
@@ -69,7 +70,7 @@ public struct ProcessStoreAdapter: StoreAdapter {
     /// handlers cannot be installed. A library sharing its process should not call it.
     @discardableResult
     public static func stopEveryShimWhenSignalled() -> Bool {
-        TerminationSignals.stopEverythingWhenSignalled()
+        TerminationSignals.installed
     }
 
     /// Ends every shim this process started and everything they started, including shims of

@@ -46,15 +46,15 @@ final class ShimProcess {
     /// Starts `command` with `/bin/sh -c`, in the current directory and environment.
     init(command: String) throws(ShimStartError) {
         var stdinPair: [Int32] = [-1, -1]
-        var stdoutPipe: [Int32] = [-1, -1]
-        var stderrPipe: [Int32] = [-1, -1]
+        var stdoutPair: [Int32] = [-1, -1]
+        var stderrPair: [Int32] = [-1, -1]
         // Every descriptor is close-on-exec from birth: a process another thread starts
         // meanwhile (another scenario's shim) must not inherit this shim's stdout, or its exit
         // would go unseen until that process ends. The child's copies on 0, 1 and 2 are made by
         // dup2, which clears the flag.
-        guard Self.makeSocketPair(&stdinPair), Self.makePipe(&stdoutPipe), Self.makePipe(&stderrPipe) else {
+        guard Self.makeSocketPair(&stdinPair), Self.makeSocketPair(&stdoutPair), Self.makeSocketPair(&stderrPair) else {
             let reason = String(cString: strerror(errno))
-            for fd in stdinPair + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+            for fd in stdinPair + stdoutPair + stderrPair where fd >= 0 { close(fd) }
             throw ShimStartError(message: "cannot create pipes for the shim: \(reason)")
         }
         Self.disableSIGPIPE(stdinPair[0])
@@ -63,23 +63,19 @@ final class ShimProcess {
         // shell started too.
         let spawned = ChildProcess.spawn(
             "/bin/sh", arguments: ["/bin/sh", "-c", command], environment: ChildProcess.inheritedEnvironment(),
-            standardInput: stdinPair[1], standardOutput: stdoutPipe[1], standardError: stderrPipe[1],
-            closing: stdinPair + stdoutPipe + stderrPipe, inOwnProcessGroup: true)
-        close(stdinPair[1])
-        close(stdoutPipe[1])
-        close(stderrPipe[1])
+            standardInput: stdinPair[1], standardOutput: stdoutPair[1], standardError: stderrPair[1],
+            closing: stdinPair + stdoutPair + stderrPair, inOwnProcessGroup: true)
+        for fd in [stdinPair[1], stdoutPair[1], stderrPair[1]] { close(fd) }
         switch spawned {
         case .success(let child):
             pid = child
         case .failure(let failure):
-            close(stdinPair[0])
-            close(stdoutPipe[0])
-            close(stderrPipe[0])
+            for fd in [stdinPair[0], stdoutPair[0], stderrPair[0]] { close(fd) }
             throw ShimStartError(message: "cannot start /bin/sh: \(String(cString: strerror(failure.code)))")
         }
         input = stdinPair[0]
-        output = stdoutPipe[0]
-        errors = stderrPipe[0]
+        output = stdoutPair[0]
+        errors = stderrPair[0]
         // Writes wait in poll, with a deadline, instead of blocking on a shim that stopped reading.
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         ShimRegistry.shared.started(pid)
@@ -279,16 +275,10 @@ final class ShimProcess {
     // MARK: Platform differences
 
     #if canImport(Darwin)
-    /// Darwin has neither `pipe2` nor `SOCK_CLOEXEC`: the flag is set right after creation, and
-    /// the launcher keeps every other descriptor out of the child (`ChildProcess`).
+    /// Darwin has no `SOCK_CLOEXEC`: the flag is set right after creation, and the launcher
+    /// keeps every other descriptor out of the child (`ChildProcess`).
     private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
         guard socketpair(AF_UNIX, SOCK_STREAM, 0, &pair) == 0 else { return false }
-        pair.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
-        return true
-    }
-
-    private static func makePipe(_ pair: inout [Int32]) -> Bool {
-        guard pipe(&pair) == 0 else { return false }
         pair.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         return true
     }
@@ -305,14 +295,10 @@ final class ShimProcess {
         Darwin.write(fd, bytes, count)
     }
     #else
-    private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
-        socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
-    }
-
     /// Swift's Glibc does not export `pipe2`; a socket pair, which can be created close-on-exec,
     /// serves as the pipe (a shim reads and writes it the same way).
-    private static func makePipe(_ pair: inout [Int32]) -> Bool {
-        makeSocketPair(&pair)
+    private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
+        socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
     }
 
     private static func exitedPID(_ info: siginfo_t) -> pid_t { info._sifields._sigchld.si_pid }

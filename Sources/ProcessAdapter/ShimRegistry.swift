@@ -1,4 +1,3 @@
-import CProcessControl
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +16,7 @@ import Darwin
 /// - the shim's process group (everything the shell started, unless it left the group);
 /// - on Linux, every process whose parent chain leads to the shim or to a member of its group,
 ///   read from /proc (children that called `setsid`, while their parent lives);
-/// - on Linux, after `becomeChildSubreaper`, every descendant of this process, even one whose
+/// - on Linux, after `ProcessStoreAdapter.adoptOrphanedDescendants`, every descendant of this process, even one whose
 ///   parent exited: the kernel re-parents it to us instead of init.
 /// What cannot: on other systems, a child that left the group once its parent exited; and, even
 /// on Linux, a descendant that re-parents itself away through a process outside our tree (for
@@ -64,29 +63,11 @@ final class ShimRegistry: @unchecked Sendable {
     /// are still its own.
     static func killFamily(of pid: pid_t) {
         #if os(Linux)
-        // Stop first, then look again: a process that forks between a scan and the kill would
-        // otherwise leave a child behind. Each round freezes what it finds; the scan ends when
-        // nothing new appears.
-        var frozen: Set<pid_t> = []
         kill(-pid, SIGSTOP)
-        for _ in 0..<16 {
-            let found = ProcessTable.read().family(of: [pid]).subtracting(frozen)
-            if found.isEmpty { break }
-            for member in found { kill(member, SIGSTOP) }
-            frozen.formUnion(found)
-        }
-        for member in frozen { kill(member, SIGKILL) }
+        for member in freezeFamily(of: pid) { kill(member, SIGKILL) }
         #endif
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
-    }
-
-    /// Makes this process inherit the orphans of everything it starts (Linux), so that
-    /// `stopEveryShim` finds a shim's descendants even after their parent exited. False where
-    /// the system has no such thing.
-    @discardableResult
-    static func becomeChildSubreaper() -> Bool {
-        momlint_become_child_subreaper() == 0
     }
 
     /// Kills every shim still running with its family, then (on Linux) every other descendant
@@ -95,14 +76,7 @@ final class ShimRegistry: @unchecked Sendable {
     static func stopEverything() {
         for pid in shared.livePIDs { killFamily(of: pid) }
         #if os(Linux)
-        let me = getpid()
-        var frozen: Set<pid_t> = []
-        for _ in 0..<16 {
-            let found = ProcessTable.read().family(of: [me]).subtracting(frozen).subtracting([me])
-            if found.isEmpty { break }
-            for member in found { kill(member, SIGSTOP) }
-            frozen.formUnion(found)
-        }
+        let frozen = freezeFamily(of: getpid(), sparing: getpid())
         for member in frozen { kill(member, SIGKILL) }
         // Adopted orphans are our children now: reap them, so none lingers as a zombie.
         for member in frozen where !shared.livePIDs.contains(member) {
@@ -111,6 +85,23 @@ final class ShimRegistry: @unchecked Sendable {
         }
         #endif
     }
+
+    #if os(Linux)
+    /// Stops (SIGSTOP) every process of `root`'s family but `sparing`, and returns them. Stop
+    /// first, then look again: a process that forks between a scan and the kill would otherwise
+    /// leave a child behind. Each round freezes what it finds; the scan ends when nothing new appears.
+    private static func freezeFamily(of root: pid_t, sparing: pid_t? = nil) -> Set<pid_t> {
+        var frozen: Set<pid_t> = []
+        for _ in 0..<16 {
+            var found = ProcessTable.read().family(of: [root]).subtracting(frozen)
+            if let sparing { found.remove(sparing) }
+            if found.isEmpty { break }
+            for member in found { kill(member, SIGSTOP) }
+            frozen.formUnion(found)
+        }
+        return frozen
+    }
+    #endif
 }
 
 #if os(Linux)

@@ -18,10 +18,8 @@ import Darwin
 /// started (`ShimRegistry.stopEverything`), says so on stderr, and exits with 128 + the signal's
 /// number, as a shell reports a process the signal killed.
 enum TerminationSignals {
-    /// Installs the handlers once; false when they cannot be installed.
-    static func stopEverythingWhenSignalled() -> Bool { installed }
-
-    private static let installed: Bool = {
+    /// Installs the handlers, once, on first use; false when they cannot be installed.
+    static let installed: Bool = {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return false }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }

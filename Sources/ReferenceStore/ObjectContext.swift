@@ -41,12 +41,8 @@ struct ObjectContext {
     /// to pass on to its rows or to the parent context.
     var lastSaved: [ObjectID] = []
 
-    init(schema: StoreSchema) {
-        self.schema = schema
-    }
-
     /// A context with nothing pending over `saved`, objects of `schema` (after a migration).
-    init(schema: StoreSchema, saved: ObjectGraph) {
+    init(schema: StoreSchema, saved: ObjectGraph = ObjectGraph()) {
         self.schema = schema
         self.saved = saved
         self.graph = saved

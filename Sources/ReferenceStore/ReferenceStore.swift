@@ -289,7 +289,8 @@ public final class ReferenceStore: ConformanceStore {
         case .count(let entityName):
             return .count(box.context.liveCount(ofKind: try box.context.schema.entityIndex(named: entityName)))
         case .refresh(let name, let mergeChanges):
-            let id = try liveOrDeletedObject(name, in: box)
+            // A deleted object may be refreshed too (it stays deleted unless its changes are dropped).
+            guard let id = objectIDs[name], box.context.graph.contains(id) else { throw noSuchObject(name) }
             refresh(id, mergingChanges: mergeChanges, in: box)
             return .done
         case .refreshAll:
@@ -379,11 +380,6 @@ public final class ReferenceStore: ConformanceStore {
         generation += 1
         synchronize(main)
         for name in otherNames { synchronize(others[name]!) }
-    }
-
-    private func liveOrDeletedObject(_ name: String, in box: ContextBox) throws(StoreAdapterError) -> ObjectID {
-        guard let id = objectIDs[name], box.context.graph.contains(id) else { throw noSuchObject(name) }
-        return id
     }
 
     /// Answers from the graph as of the last successful save, which pending changes never touch

@@ -45,12 +45,12 @@ struct StoreSchema {
         var isAbstract: Bool
         /// The entity and its ancestors.
         var kinds: Set<Int>
-        var attributes: [AttributeInfo]
-        var attributeSlots: [String: Int]
-        var relationships: [RelationshipInfo]
-        var relationshipSlots: [String: Int]
+        var attributes: [AttributeInfo] = []
+        var attributeSlots: [String: Int] = [:]
+        var relationships: [RelationshipInfo] = []
+        var relationshipSlots: [String: Int] = [:]
         /// Constraints declared by the entity or inherited.
-        var constraints: [ConstraintInfo]
+        var constraints: [ConstraintInfo] = []
 
         /// A new object's attributes: each one's default, by slot (built once, copied per insert).
         var defaultValues: [AttributeValue] = []
@@ -85,10 +85,8 @@ struct StoreSchema {
                 throw invalid("'\(entity.name)' inherits from itself")
             }
             let lineage = model.ancestors(of: entity).reversed() + [entity]
-            var info = EntityInfo(
-                name: entity.name, isAbstract: entity.isAbstract,
-                kinds: Set(lineage.compactMap { indexes[$0.name] }),
-                attributes: [], attributeSlots: [:], relationships: [], relationshipSlots: [:], constraints: [])
+            var info = EntityInfo(name: entity.name, isAbstract: entity.isAbstract,
+                                  kinds: Set(lineage.compactMap { indexes[$0.name] }))
             for attribute in lineage.flatMap(\.attributes) where info.attributeSlots[attribute.name] == nil {
                 guard let type = attribute.attributeType else {
                     throw invalid("attribute '\(entity.name).\(attribute.name)' has no attributeType")

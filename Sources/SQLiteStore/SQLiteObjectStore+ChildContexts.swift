@@ -96,9 +96,10 @@ extension SQLiteObjectStore {
 }
 
 extension ObjectContext {
-    /// Registers an object another context inserted, under the ID it was given there (a
-    /// child context's save). Keys stay unique: every context of a scenario takes the highest
-    /// key any of them handed out, and this one's counter moves past the adopted key.
+    /// Registers an inserted object under `id`: a new one (`insert`), or one another context
+    /// inserted, under the ID it was given there (a child context's save). Keys stay unique:
+    /// every context of a scenario takes the highest key any of them handed out, and this one's
+    /// counter moves past the adopted key.
     mutating func adopt(_ id: ObjectID, entity: EntityMapping, attributes: [AttributeValue]) {
         highestPrimaryKeys[id.table] = max(highestPrimaryKeys[id.table], id.primaryKey)
         objects[id] = ObjectState(entity: entity.index, attributes: attributes,

@@ -146,7 +146,7 @@ public final class SQLiteObjectStore {
         do {
             keys = try queue.inDatabase { db in try StoreMetadata.highestPrimaryKeys(schema, in: db) }
         } catch {
-            throw readOnlySnapshot?.describing(error) ?? Self.storeError(error, path: path)
+            throw readOnlySnapshot?.describing(error) ?? SQLiteStoreError.describing(error, path: path)
         }
         snapshot = readOnlySnapshot
         self.queue = queue
@@ -392,24 +392,18 @@ public final class SQLiteObjectStore {
         } catch let error as SaveFailedError {
             throw error
         } catch {
-            throw snapshot?.describing(error) ?? Self.storeError(error, path: path)
+            throw snapshot?.describing(error) ?? SQLiteStoreError.describing(error, path: path)
         }
     }
 
     private static func translatingErrors<T>(path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as SQLiteStoreError {
-            throw error
         } catch let error as SaveFailedError {
             throw error
         } catch {
-            throw storeError(error, path: path)
+            throw SQLiteStoreError.describing(error, path: path)
         }
-    }
-
-    private static func storeError(_ error: any Error, path: String) -> SQLiteStoreError {
-        SQLiteStoreError.describing(error, path: path)
     }
 
     private func attributeSlot(_ name: String, of entity: EntityMapping) throws -> Int {

@@ -195,7 +195,7 @@ public enum OutputFileWriter {
 /// seen and reported instead of lost in a stdio buffer at exit.
 public enum StandardOutput {
     public static func write(_ text: String) throws(FileAccessError) {
-        try OutputFileWriter.writeAll(text, to: 1)
+        try write(bytes: Array(text.utf8))
     }
 
     public static func write(bytes: [UInt8]) throws(FileAccessError) {
@@ -205,7 +205,7 @@ public enum StandardOutput {
     /// Standard error, written the same way, unbuffered, so that the two streams reach a shared
     /// pipe in program order. A failure there has nowhere left to be reported.
     public static func writeToStandardError(_ text: String) {
-        try? OutputFileWriter.writeAll(text, to: 2)
+        try? OutputFileWriter.writeAll(Array(text.utf8), to: 2, path: "standard error")
     }
 }
 
@@ -234,12 +234,6 @@ public func writeToStandardOutput(_ text: String) -> Bool {
         var standardError = StandardError()
         print("error: cannot write to standard output: \(error.reason)", to: &standardError)
         return false
-    }
-}
-
-extension OutputFileWriter {
-    static func writeAll(_ text: String, to descriptor: Int32) throws(FileAccessError) {
-        try writeAll(Array(text.utf8), to: descriptor, path: "standard output")
     }
 }
 

@@ -19,17 +19,11 @@ import Darwin
 public enum RegularFileReader {
     /// The bytes of the regular file at `path`, refusing anything else and anything larger than `limit`.
     public static func bytes(atPath path: String, limit: Int) throws(FileAccessError) -> [UInt8] {
-        let descriptor = SafeFiles.openForReading(path)
-        guard descriptor >= 0 else { throw FileAccessError(path: path, problem: .system(errno)) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw FileAccessError(path: path, problem: .system(errno)) }
-        let kind = FileKind(mode: status.st_mode)
-        guard kind == .regular else { throw FileAccessError(path: path, problem: .notARegularFile(kind)) }
-        let size = Int(status.st_size)
-        guard size <= limit else { throw FileAccessError(path: path, problem: .tooLarge(bytes: size, limit: limit)) }
+        let file = try open(atPath: path)
+        defer { close(file.descriptor) }
+        guard file.size <= limit else { throw FileAccessError(path: path, problem: .tooLarge(bytes: file.size, limit: limit)) }
         var errorCode: Int32 = 0
-        let bytes = readAll(from: descriptor, expecting: size, atMost: limit + 1, errorCode: &errorCode)
+        let bytes = readAll(from: file.descriptor, expecting: file.size, atMost: limit + 1, errorCode: &errorCode)
         if errorCode != 0 { throw FileAccessError(path: path, problem: .system(errorCode)) }
         // The file may have grown since it was measured.
         guard bytes.count <= limit else {
@@ -45,9 +39,6 @@ public enum RegularFileReader {
         public var descriptor: Int32
         /// The size when opened.
         public var size: Int
-        /// Bytes the file takes on disk: less than `size` for a sparse file (holes read as zeros).
-        public var allocatedBytes: Int
-        public var mode: UInt32
     }
 
     /// Opens the regular file at `path` for reading, following symbolic links, without
@@ -66,8 +57,7 @@ public enum RegularFileReader {
             close(descriptor)
             throw FileAccessError(path: path, problem: .notARegularFile(kind))
         }
-        return OpenedFile(descriptor: descriptor, size: Int(status.st_size), allocatedBytes: Int(status.st_blocks) * 512,
-                          mode: UInt32(status.st_mode))
+        return OpenedFile(descriptor: descriptor, size: Int(status.st_size))
     }
 
     /// Reads until the end of the file or `limit` bytes, whichever comes first; a failed read

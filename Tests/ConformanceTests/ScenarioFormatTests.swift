@@ -48,9 +48,6 @@ import Testing
               - expect: {gone: [link-1, link-3, link-5], count: {Link: 0}}
             """)
         #expect(scenario.timeLimit == .seconds(60))
-        #expect(scenario.entityName(of: "link-5") == "Link")
-        #expect(scenario.entityName(of: "link-6") == nil)
-        #expect(scenario.entityName(of: "link-05") == nil)
         let result = await ConformanceRunner().run(scenario, adapter: ReferenceStoreAdapter())
         #expect(result.verdict == .pass)
     }

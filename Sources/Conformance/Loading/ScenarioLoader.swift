@@ -56,8 +56,7 @@ public struct ScenarioLoader {
 
     /// Loads one scenario file; throws its first problem.
     public func load(file: String) throws(ScenarioLoadError) -> Scenario {
-        let (scenario, errors) = loadReportingAll(file: file, cache: ModelCache(allowedRoots: [Self.folder(of: file)]
-            + allowedModelRoots + [ConformanceSuite.shippedModelDirectory]))
+        let (scenario, errors) = loadReportingAll(file: file, cache: cache(forFile: file))
         guard let scenario else { throw errors[0] }
         return scenario
     }

@@ -77,23 +77,13 @@ struct ScenarioParser {
         var features: Set<Feature> = []
         for node in attempt({ _ throws(ScenarioLoadError) in try fields["features"]!.sequence("'features'") }) ?? [] {
             _ = attempt { _ throws(ScenarioLoadError) in
-                let name = try node.string("a feature")
-                guard let feature = Feature(rawValue: name) else {
-                    throw node.error("unknown feature '\(name)'; expected one of: "
-                        + Feature.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                features.insert(feature)
+                features.insert(try Self.oneOf(node, "a feature", unknown: "feature"))
             }
         }
         var tags: Set<ScenarioTag> = []
         for node in attempt({ _ throws(ScenarioLoadError) in try fields["tags"]?.sequence("'tags'") ?? [] }) ?? [] {
             _ = attempt { _ throws(ScenarioLoadError) in
-                let name = try node.string("a tag")
-                guard let tag = ScenarioTag(rawValue: name) else {
-                    throw node.error("unknown tag '\(name)'; expected one of: "
-                        + ScenarioTag.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                tags.insert(tag)
+                tags.insert(try Self.oneOf(node, "a tag", unknown: "tag"))
             }
         }
         let openQuestions = attempt { _ throws(ScenarioLoadError) -> [Int] in
@@ -227,13 +217,20 @@ struct ScenarioParser {
     }
 
     private mutating func mergePolicy(_ node: YAMLNode) throws(ScenarioLoadError) -> MergePolicy {
-        let name = try node.string("'policy'")
-        guard let known = MergePolicy(rawValue: name) else {
-            throw node.error("unknown merge policy '\(name)'; expected one of: "
-                + MergePolicy.allCases.map(\.rawValue).joined(separator: ", "))
-        }
+        let known: MergePolicy = try Self.oneOf(node, "'policy'", unknown: "merge policy")
         if known != .error { usedFeatures[.mergePolicy] = usedFeatures[.mergePolicy] ?? node }
         return known
+    }
+
+    /// The case of `T` the node names, or an error that lists them all.
+    private static func oneOf<T: RawRepresentable & CaseIterable>(
+        _ node: YAMLNode, _ label: String, unknown kind: String
+    ) throws(ScenarioLoadError) -> T where T.RawValue == String {
+        let name = try node.string(label)
+        guard let value = T(rawValue: name) else {
+            throw node.error("unknown \(kind) '\(name)'; expected one of: " + T.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return value
     }
 
     /// A `reopen` step with something after the key (a model version, or a mistake).
@@ -328,7 +325,6 @@ struct ScenarioParser {
         }
     }
 
-    static let migrationModes = MigrationMode.allCases.map(\.rawValue)
     /// The codes a reopen with another model version may fail with (contract §4.9).
     static let openFailureCodes = [CoreDataErrorCode.persistentStoreIncompatibleVersionHash,
                                    CoreDataErrorCode.migration, CoreDataErrorCode.migrationMissingMappingModel]
@@ -343,14 +339,9 @@ struct ScenarioParser {
         let fields = try body.fields("'reopen'", allowed: ["model", "migrate", "fails"], required: ["model"])
         usedFeatures[.reopen] = usedFeatures[.reopen] ?? keyNode
         usedFeatures[.migration] = usedFeatures[.migration] ?? keyNode
-        var migration = MigrationMode.lightweight
-        if let node = fields["migrate"] {
-            let text = try node.string("'migrate'")
-            guard let mode = MigrationMode(rawValue: text) else {
-                throw node.error("unknown 'migrate' value '\(text)'; expected one of: " + Self.migrationModes.joined(separator: ", "))
-            }
-            migration = mode
-        }
+        let migration = try fields["migrate"].map { node throws(ScenarioLoadError) -> MigrationMode in
+            try Self.oneOf(node, "'migrate'", unknown: "'migrate' value")
+        } ?? .lightweight
         var expectedFailure: Int?
         if let node = fields["fails"] {
             let code = try node.int("'fails' (a Core Data error code)")
@@ -400,8 +391,7 @@ struct ScenarioParser {
         let name = try newObjectName(nameNode)
         let entity = try insertableEntity(fields["entity"]!, for: [name])
         entityOfObject[name] = entity
-        var values: [String: AttributeValue] = [:]
-        if let valuesNode = fields["values"] { values = try attributeValues(valuesNode, of: entity) }
+        let values = try fields["values"].map { node throws(ScenarioLoadError) in try attributeValues(node, of: entity) } ?? [:]
         return .insert(entity: entity.name, object: name, values: values)
     }
 
@@ -457,8 +447,7 @@ struct ScenarioParser {
             throw relationshipNode.error("'\(relationship.name)' holds '\(expected)' objects; a chain links '\(entity.name)' objects to each other")
         }
         noteRelationshipFeatures(relationship, at: relationshipNode)
-        var values: [String: AttributeValue] = [:]
-        if let valuesNode = fields["values"] { values = try attributeValues(valuesNode, of: entity) }
+        let values = try fields["values"].map { node throws(ScenarioLoadError) in try attributeValues(node, of: entity) } ?? [:]
         return .chain(entity: entity.name, prefix: prefix, count: count, relationship: relationship.name, values: values)
     }
 
@@ -487,8 +476,7 @@ struct ScenarioParser {
             throw fields["entity"]!.error("'\(relationship.name)' holds '\(expected)' objects, not '\(entity.name)'")
         }
         noteRelationshipFeatures(relationship, at: relationshipNode)
-        var values: [String: AttributeValue] = [:]
-        if let valuesNode = fields["values"] { values = try attributeValues(valuesNode, of: entity) }
+        let values = try fields["values"].map { node throws(ScenarioLoadError) in try attributeValues(node, of: entity) } ?? [:]
         return .fanOut(object: object, relationship: relationship.name, entity: entity.name, prefix: prefix,
                        count: count, values: values)
     }
@@ -723,8 +711,7 @@ struct ScenarioParser {
                 }
                 guard candidates.count >= 2 else { throw fields["of"]!.error("'of' needs two or more objects") }
                 let entity = entityOfObject[candidates[0]]!
-                var values: [String: AttributeValue] = [:]
-                if let valuesNode = fields["values"] { values = try attributeValues(valuesNode, of: entity) }
+                let values = try fields["values"].map { node throws(ScenarioLoadError) in try attributeValues(node, of: entity) } ?? [:]
                 result.append(.exactlyOne(of: candidates, values: values))
             case "hasChanges":
                 usedFeatures[.changeTracking] = usedFeatures[.changeTracking] ?? keyNode

@@ -53,8 +53,7 @@ struct YAMLNode {
 
     /// A list, or a single item standing for a list of one.
     func oneOrMany(_ what: String) -> [YAMLNode] {
-        if let sequence = node.sequence { return sequence.map { YAMLNode(node: $0, file: file) } }
-        return [self]
+        (try? sequence(what)) ?? [self]
     }
 
     func string(_ what: String) throws(ScenarioLoadError) -> String {

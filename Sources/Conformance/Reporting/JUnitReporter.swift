@@ -33,13 +33,12 @@ public enum JUnitReporter: ResultReporter {
                     + "name=\"\(escape(result.scenarioID))\" time=\"\(format3(result.seconds))\""
                 let message = summary.message(of: result).map(escape) ?? ""
                 let place = escape(relative(result.failurePlace, to: workingDirectory))
-                switch summary.outcome(of: result) {
+                let outcome = summary.outcome(of: result)
+                switch outcome {
                 case .pass:
                     suites += "/>\n"
-                case .fail:
-                    suites += ">\n      <failure type=\"fail\" message=\"\(message)\">\(place)</failure>\n    </testcase>\n"
-                case .unexpectedPass:
-                    suites += ">\n      <failure type=\"unexpected-pass\" message=\"\(message)\">\(place)</failure>\n    </testcase>\n"
+                case .fail, .unexpectedPass:
+                    suites += ">\n      <failure type=\"\(outcome.rawValue)\" message=\"\(message)\">\(place)</failure>\n    </testcase>\n"
                 case .expectedFailure:
                     suites += ">\n      <system-out>expected failure: \(message)</system-out>\n    </testcase>\n"
                 case .skip:

@@ -303,16 +303,10 @@ struct ScenarioExecution {
             let request = StoreRequest.value(object: object, attribute: attribute)
             let response = try store.perform(request)
             guard case .value(let actual) = response else { throw unexpected(response, to: request) }
-            guard Self.same(actual, expected) else {
+            guard AttributeValue.sameAnswer(actual, expected) else {
                 throw StepFailure(message: "expected '\(object).\(attribute)' to be \(expected), but it is \(actual)")
             }
         }
-    }
-
-    /// Values compare equal after normalisation: a store that answers an integer attribute
-    /// with a double, or a UUID as a plain string, still matches.
-    static func same(_ actual: AttributeValue, _ expected: AttributeValue) -> Bool {
-        AttributeValue.sameAnswer(actual, expected)
     }
 
     private func exists(_ object: String, in store: Reader) throws -> Bool {

@@ -63,21 +63,6 @@ public struct Scenario: Identifiable, Sendable, CustomStringConvertible {
     public var isInferred: Bool { tags.contains(.inferred) }
 
     public var description: String { id }
-
-    /// The entity `object` was inserted as, by an `insert` or a generator step (the scenario
-    /// knows; the store is not asked).
-    public func entityName(of object: String) -> String? {
-        for step in steps {
-            switch step.action {
-            case .insert(let entity, object, _): return entity
-            case .chain(let entity, let prefix, let count, _, _),
-                 .fanOut(_, _, let entity, let prefix, let count, _):
-                if let index = GeneratedNames.index(of: object, prefix: prefix), index <= count { return entity }
-            default: continue
-            }
-        }
-        return nil
-    }
 }
 
 /// The names generator steps give their objects: `<prefix>-1` … `<prefix>-<count>`.
@@ -87,14 +72,6 @@ public enum GeneratedNames {
     public static let maximumCount = 1_000_000
 
     public static func name(_ prefix: String, _ index: Int) -> String { "\(prefix)-\(index)" }
-
-    /// `index` for `<prefix>-<index>` with a positive index written without leading zeros.
-    public static func index(of name: String, prefix: String) -> Int? {
-        guard name.count > prefix.count + 1, name.hasPrefix(prefix + "-") else { return nil }
-        let digits = name.dropFirst(prefix.count + 1)
-        guard digits.first != "0", digits.allSatisfy(\.isASCII), let index = Int(digits), index > 0 else { return nil }
-        return index
-    }
 }
 
 /// A context a scenario declares besides the default one (`contexts:`, contract 1.4).

@@ -114,24 +114,21 @@ public final class SQLiteConformanceStore: ConformanceStore {
             try store.delete(try object(name))
             return .done
         case .save(let policy):
-            if let child = contextName.flatMap({ children[$0] }) {
-                // Validated against what the child sees, then the parent's pending changes.
-                let pushed = store.context
-                do {
-                    try store.save(mergePolicy: policy)
-                } catch let refused as SaveFailedError {
-                    return .saveFailed(saveFailure(refused.failure))
-                }
-                try self.store(named: child.parent).receive(pushed)
-                return .saved
-            }
-            if isReadOnly && store.hasChanges {
+            let child = contextName.flatMap { children[$0] }
+            if child == nil && isReadOnly && store.hasChanges {
                 return .saveFailed(SaveFailure(code: CoreDataErrorCode.fileWriteNoPermission))
             }
+            // A child's save is validated against what the child sees, then goes to the
+            // parent's pending changes.
+            let pushed = child == nil ? nil : store.context
             do {
                 try store.save(mergePolicy: policy)
             } catch let refused as SaveFailedError {
                 return .saveFailed(saveFailure(refused.failure))
+            }
+            if let child, let pushed {
+                try self.store(named: child.parent).receive(pushed)
+                return .saved
             }
             // The context keeps its transient values across the save (contract §4.11); reading
             // everything else back from the file is the point of reopening.
@@ -156,10 +153,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
             return .value(try store.value(attribute, of: try object(name)))
         case .related(let name, let relationship):
             return .objects(try store.related(try object(name), relationship).map { id in
-                guard let name = namesByObject[id] else {
-                    throw StoreAdapterError(.storeFailure, "object \(id) in '\(name).\(relationship)' has no scenario name")
-                }
-                return name
+                try scenarioName(of: id, "in '\(name).\(relationship)'")
             })
         case .count(let entity):
             return .count(try store.count(entity))
@@ -182,10 +176,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
             return .isDeleted(try store.isDeleted(id))
         case .fetch(let request):
             return .objects(try store.execute(request) { namesByObject[$0] }.map { id in
-                guard let name = namesByObject[id] else {
-                    throw StoreAdapterError(.storeFailure, "object \(id) fetched from '\(request.entity)' has no scenario name")
-                }
-                return name
+                try scenarioName(of: id, "fetched from '\(request.entity)'")
             })
         case .addContext, .inContext:
             throw StoreAdapterError(.invalidRequest, "a context request cannot be nested in another; name the context once")
@@ -204,10 +195,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
                 return .value(try store.savedValue(attribute, of: try object(name)))
             case .related(let name, let relationship):
                 return .objects(try store.savedRelated(try object(name), relationship).map { id in
-                    guard let name = namesByObject[id] else {
-                        throw StoreAdapterError(.storeFailure, "object \(id) in the saved '\(name).\(relationship)' has no scenario name")
-                    }
-                    return name
+                    try scenarioName(of: id, "in the saved '\(name).\(relationship)'")
                 })
             case .count(let entity):
                 return .count(try store.savedCount(entity))
@@ -272,6 +260,14 @@ public final class SQLiteConformanceStore: ConformanceStore {
             throw StoreAdapterError(.noSuchObject, "no object is named '\(name)'")
         }
         return id
+    }
+
+    /// The name of an object the store answered with (`place` says where it was found).
+    private func scenarioName(of id: ObjectID, _ place: String) throws -> String {
+        guard let name = namesByObject[id] else {
+            throw StoreAdapterError(.storeFailure, "object \(id) \(place) has no scenario name")
+        }
+        return name
     }
 
     /// Closes one context's connection and opens it again (the default context's for nil).

@@ -65,12 +65,6 @@ struct ObjectContext: Sendable {
     /// it and by a reset.
     var keptTransients: [ObjectID: [Int: AttributeValue]] = [:]
 
-    init(schema: StoreSchema, highestPrimaryKeys: [Int64], allowsSetDeletion: Bool = true) {
-        self.schema = schema
-        self.highestPrimaryKeys = highestPrimaryKeys
-        self.allowsSetDeletion = allowsSetDeletion
-    }
-
     /// Forgets every pending change (and every cached row): `reset()`.
     mutating func discardPendingChanges() {
         objects = [:]
@@ -174,15 +168,10 @@ struct ObjectContext: Sendable {
     // MARK: Inserting and setting
 
     mutating func insert(entity: EntityMapping, values: [Int: AttributeValue]) -> ObjectID {
-        highestPrimaryKeys[entity.tableIndex] += 1
-        let id = ObjectID(table: entity.tableIndex, primaryKey: highestPrimaryKeys[entity.tableIndex])
+        let id = ObjectID(table: entity.tableIndex, primaryKey: highestPrimaryKeys[entity.tableIndex] + 1)
         var attributes = entity.attributes.map(\.defaultValue)
         for (slot, value) in values { attributes[slot] = value }
-        objects[id] = ObjectState(entity: entity.index, attributes: attributes,
-                                  toOnes: Array(repeating: nil, count: entity.toOnes.count),
-                                  toManys: Array(repeating: ToManyState(saved: [], current: []), count: entity.toManys.count),
-                                  isInserted: true, isDeleted: false)
-        insertionOrder.append(id)
+        adopt(id, entity: entity, attributes: attributes)
         return id
     }
 

@@ -11,11 +11,6 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// The row's `Z_PK`.
     public let primaryKey: Int64
 
-    init(table: Int, primaryKey: Int64) {
-        self.table = table
-        self.primaryKey = primaryKey
-    }
-
     public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
         (lhs.table, lhs.primaryKey) < (rhs.table, rhs.primaryKey)
     }

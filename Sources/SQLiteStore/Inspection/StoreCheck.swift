@@ -47,14 +47,14 @@ public struct StoreCheck: Sendable {
     /// For 134130: the version whose hashes differ from the store's in the fewest entities.
     public var closestVersion: String?
     /// For 134130: how the closest version's hashes differ from the store's.
-    public var differingEntities: [StoreHashIdentity.EntityDifference]
+    public var differingEntities: [StoreHashIdentity.EntityDifference] = []
     /// How the closest version's layout differs from the file's, when no version matches.
-    public var structuralDifferences: [String]
+    public var structuralDifferences: [String] = []
     /// Entities with stored rows whose migration fails (a required attribute added without a
     /// default, `SchemaChange.failsWhen == .everyRow`); and attributes that fail only on rows
     /// holding nil (`rowsWithoutValue`), which a check of the file cannot rule out.
-    public var failingEntities: [String]
-    public var attributesThatMayFail: [String]
+    public var failingEntities: [String] = []
+    public var attributesThatMayFail: [String] = []
 
     /// One line for people, lowercase after the version names, saying what the app does.
     public var summary: String {
@@ -114,14 +114,6 @@ public struct StoreCheck: Sendable {
         method = match.method
         let currentVersion = bundle.current.version.name
         self.currentVersion = currentVersion
-        errorCode = nil
-        migration = nil
-        mappingModel = nil
-        closestVersion = nil
-        differingEntities = []
-        structuralDifferences = []
-        failingEntities = []
-        attributesThatMayFail = []
         let matching = match.matches.map(\.model)
         // The current version first: Core Data tries the model it was given before looking for a source.
         let writer = matching.first { $0.version.name == currentVersion } ?? matching.first

@@ -62,14 +62,14 @@ extension SQLiteObjectStore {
     /// `write` in pieces only once the whole store has been read — a store that fails half-way
     /// prints nothing but its error.
     public func writeDump(format: StoreDump.Format, to write: ([UInt8]) throws -> Void) throws {
-        var buffer = try SpillBuffer()
+        var buffer = SpillBuffer()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var first = true
         let counts = try forEachSavedObject { object in
             switch format {
             case .text:
-                try buffer.append(StoreDump.textBlock(object))
+                try buffer.append(bytes: Array(StoreDump.textBlock(object).utf8))
             case .json:
                 try StoreDump.checkJSONCanHold(object)
                 var encoded = [UInt8](try encoder.encode(object))
@@ -108,12 +108,6 @@ private struct SpillBuffer {
     static let memoryBound = 16 << 20
     private var memory: [UInt8] = []
     private var file: Int32 = -1
-
-    init() throws {}
-
-    mutating func append(_ text: String) throws {
-        try append(bytes: Array(text.utf8))
-    }
 
     mutating func append(bytes: [UInt8]) throws {
         memory += bytes

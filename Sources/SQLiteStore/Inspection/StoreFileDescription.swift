@@ -50,7 +50,6 @@ public struct StoreFileDescription: Sendable {
     public var path: String
     public var writer: Writer
     public var uuid: String?
-    public var storeType: String?
     /// `NSPersistenceFrameworkVersion`: the Core Data build that last wrote the metadata.
     public var frameworkVersion: String?
     /// `NSStoreModelVersionHashes`, hex.
@@ -192,7 +191,7 @@ public struct StoreFileDescription: Sendable {
         }
         return StoreFileDescription(
             path: path, writer: fingerprint == nil ? .coreData : .momlint,
-            uuid: plist["NSStoreUUID"] as? String ?? metadataRow.flatMap { Self.text($0[0]) }, storeType: plist["NSStoreType"] as? String,
+            uuid: plist["NSStoreUUID"] as? String ?? metadataRow.flatMap { Self.text($0[0]) },
             frameworkVersion: framework, versionHashes: hashes,
             versionIdentifiers: (plist["NSStoreModelVersionIdentifiers"] as? [Any] ?? []).map { "\($0)" },
             versionHashesVersion: (plist["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue,

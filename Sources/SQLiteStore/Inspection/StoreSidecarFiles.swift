@@ -41,19 +41,7 @@ enum StoreSidecarFiles {
     /// Looks at `path-journal` without following it into a FIFO or a device: a journal that is
     /// not a regular file is refused (SQLite would open it), and a hot one is reported.
     static func journal(besides path: String) throws(SQLiteStoreError) -> Journal {
-        let journalPath = path + "-journal"
-        var status = stat()
-        guard lstat(journalPath, &status) == 0 else {
-            if errno == ENOENT { return .none }
-            throw SQLiteStoreError(.incompatibleFile, "\(quoted(journalPath)) cannot be looked at: \(FileAccessError(path: journalPath, problem: .system(errno)).reason)")
-        }
-        let file: RegularFileReader.OpenedFile
-        do {
-            file = try RegularFileReader.open(atPath: journalPath)
-        } catch {
-            throw SQLiteStoreError(.incompatibleFile,
-                                   "\(quoted(journalPath)) cannot be the store's rollback journal: \(error.reason); a store's journal is a regular file, so move this away before reading the store")
-        }
+        guard let file = try openSidecar(path + "-journal", as: "rollback journal", spelled: "journal") else { return .none }
         defer { close(file.descriptor) }
         guard file.size > 0 else { return .none }
         // SQLite's own test: a journal whose first byte is zero is not hot (pager.c, hasHotJournal).
@@ -86,18 +74,7 @@ enum StoreSidecarFiles {
     /// so the store would read as it was before the changes the `-wal` holds.
     static func wal(besides path: String, limits: StoreReadLimits) throws(SQLiteStoreError) -> (WAL, RegularFileReader.OpenedFile)? {
         let walPath = path + "-wal"
-        var status = stat()
-        guard lstat(walPath, &status) == 0 else {
-            if errno == ENOENT { return nil }
-            throw SQLiteStoreError(.incompatibleFile, "\(quoted(walPath)) cannot be looked at: \(FileAccessError(path: walPath, problem: .system(errno)).reason)")
-        }
-        let file: RegularFileReader.OpenedFile
-        do {
-            file = try RegularFileReader.open(atPath: walPath)
-        } catch {
-            throw SQLiteStoreError(.incompatibleFile,
-                                   "\(quoted(walPath)) cannot be the store's write-ahead log: \(error.reason); a store's -wal is a regular file, so move this away before reading the store")
-        }
+        guard let file = try openSidecar(walPath, as: "write-ahead log", spelled: "-wal") else { return nil }
         do throws(SQLiteStoreError) {
             guard file.size > 0 else {
                 close(file.descriptor)
@@ -112,6 +89,24 @@ enum StoreSidecarFiles {
         } catch {
             close(file.descriptor)
             throw error
+        }
+    }
+
+    /// Opens the file SQLite keeps beside a store at `sidecarPath` (its `role`, which a store
+    /// `spells` so, in messages), looked at first without following it; nil when there is none.
+    /// Anything but a regular file is refused: SQLite would open it.
+    private static func openSidecar(_ sidecarPath: String, as role: String,
+                                    spelled name: String) throws(SQLiteStoreError) -> RegularFileReader.OpenedFile? {
+        var status = stat()
+        guard lstat(sidecarPath, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw SQLiteStoreError(.incompatibleFile, "\(quoted(sidecarPath)) cannot be looked at: \(FileAccessError(path: sidecarPath, problem: .system(errno)).reason)")
+        }
+        do {
+            return try RegularFileReader.open(atPath: sidecarPath)
+        } catch {
+            throw SQLiteStoreError(.incompatibleFile,
+                                   "\(quoted(sidecarPath)) cannot be the store's \(role): \(error.reason); a store's \(name) is a regular file, so move this away before reading the store")
         }
     }
 

@@ -12,11 +12,6 @@ struct SaveWriter {
     /// UPDATE statements by the columns they set, for this save.
     private let updates = StatementCache(capacity: 32)
 
-    init(context: ObjectContext, db: Database) {
-        self.context = context
-        self.db = db
-    }
-
     private var schema: StoreSchema { context.schema }
 
     func write() throws {

@@ -182,7 +182,6 @@ struct ConstraintMapping: Sendable {
     var kinds: ClosedRange<Int>
     /// Attribute or to-one slots, valid in the declaring entity and every sub-entity.
     var members: [PropertySlot]
-    var memberNames: [String]
 }
 
 /// `CREATE [UNIQUE] INDEX name ON table (columns) [WHERE Z_ENT BETWEEN …]`.

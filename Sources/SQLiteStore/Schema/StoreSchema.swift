@@ -108,12 +108,6 @@ private struct LayoutBuilder {
         var name: String
     }
 
-    init(model: Model, order: [Entity], indexByName: [String: Int]) {
-        self.model = model
-        self.order = order
-        self.indexByName = indexByName
-    }
-
     func storeIndex(_ entity: Entity) -> Int { indexByName[entity.name]! }
 
     func rootIndex(_ entity: Entity) -> Int { storeIndex(model.root(of: entity)) }
@@ -358,8 +352,7 @@ private struct LayoutBuilder {
         // ancestors sharing the table) are not constrained with it.
         indexes.append(IndexMapping(name: indexName, table: table.name, columns: columns, isUnique: true,
                                     entityNumbers: (layout.kinds.lowerBound + 1)...(layout.kinds.upperBound + 1)))
-        return ConstraintMapping(declaringEntity: layout.index, kinds: layout.kinds, members: members,
-                                 memberNames: constraint.propertyNames)
+        return ConstraintMapping(declaringEntity: layout.index, kinds: layout.kinds, members: members)
     }
 
     /// A fetch index as Core Data names and writes it, as a public project's tests record:
