@@ -257,7 +257,9 @@ struct ContentsReader {
                     skippedDepth -= 1
                     return
                 }
-                guard let element = stack.popLast() else { return }
+                // `removeLast`, not `popLast`: unwrapping the optional copied the element.
+                guard !stack.isEmpty else { return }
+                let element = stack.removeLast()
                 guard !stack.isEmpty else {
                     root = element
                     return
