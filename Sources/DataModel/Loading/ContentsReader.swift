@@ -18,9 +18,8 @@ struct ContentsReader {
     }
 
     /// An element being read: its tag, plus what its children have produced so far. A value in
-    /// the assembler's stack, not an object: a model has one per element (131,000 in the
-    /// 10,000-entity model), and allocating, counting and freeing an object for each was about
-    /// 60 M instructions of a lint (docs/benchmarks.md, "The 10,000-entity lint").
+    /// the assembler's stack, not an object to allocate, count and free for each of a large
+    /// model's 131,000 elements (docs/benchmarks.md, "Less memory per element").
     private struct OpenElement {
         let name: String
         let known: KnownXMLName?
