@@ -507,12 +507,8 @@ struct ContentsReader {
             case .ordered: result.isOrdered = XMLAttributes.bool(value) ?? false
             case .optional: result.isOptional = XMLAttributes.bool(value) ?? false
             case .transient: result.isTransient = XMLAttributes.bool(value) ?? false
-            case .minCount:
-                result.minCount = Int(value)
-                result.minCountText = value
-            case .maxCount:
-                result.maxCount = Int(value)
-                result.maxCountText = value
+            case .minCount: (result.minCount, result.minCountText) = (Int(value), value)
+            case .maxCount: (result.maxCount, result.maxCountText) = (Int(value), value)
             case .deletionRule:
                 result.deletionRule = DeleteRule(xmlName: value)
                 result.declaresDeletionRule = true
