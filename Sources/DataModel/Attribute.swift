@@ -23,7 +23,7 @@ public struct Attribute: Hashable, Sendable {
         public var preservesValueInHistoryOnDeletion: Bool
         public var allowsCloudEncryption: Bool
         public var userInfo: UserInfo
-        /// Every XML attribute as written, the unknown ones included.
+        /// The XML attributes no field of the attribute holds (see `XMLAttributes`).
         public var xmlAttributes: XMLAttributes
         public var location: SourceLocation
         /// What few attributes declare, out of line (see `SeldomSetFields`).

@@ -43,6 +43,7 @@ public struct Entity: Hashable, Sendable {
         public var compoundIndexes: [CompoundIndex]
         public var userInfo: UserInfo
         public var unknownElements: [UnknownElement]
+        /// The XML attributes no field above holds (see `XMLAttributes`).
         public var xmlAttributes: XMLAttributes
         public var location: SourceLocation
     }

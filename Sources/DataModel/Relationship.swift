@@ -18,6 +18,10 @@ public struct Relationship: Hashable, Sendable {
         public var minCount: Int?
         /// Nil when absent; 0 means unbounded, and Xcode writes 1 for a to-one.
         public var maxCount: Int?
+        /// `minCount` as the file writes it, even when it is not a number; nil when absent.
+        public var minCountText: String?
+        /// `maxCount` as the file writes it, even when it is not a number; nil when absent.
+        public var maxCountText: String?
         public var deletionRule: DeleteRule
         /// False when the file has no `deletionRule`; Core Data then uses Nullify.
         public var declaresDeletionRule: Bool
@@ -25,6 +29,7 @@ public struct Relationship: Hashable, Sendable {
         public var versionHashModifier: String?
         public var renamingIdentifier: String?
         public var userInfo: UserInfo
+        /// The XML attributes no field above holds (see `XMLAttributes`).
         public var xmlAttributes: XMLAttributes
         public var location: SourceLocation
     }
@@ -43,6 +48,8 @@ public struct Relationship: Hashable, Sendable {
         isTransient: Bool = false,
         minCount: Int? = nil,
         maxCount: Int? = nil,
+        minCountText: String? = nil,
+        maxCountText: String? = nil,
         deletionRule: DeleteRule = .nullify,
         declaresDeletionRule: Bool = true,
         elementID: String? = nil,
@@ -56,6 +63,7 @@ public struct Relationship: Hashable, Sendable {
             name: name, destinationEntityName: destinationEntityName, inverseName: inverseName,
             inverseEntityName: inverseEntityName, isToMany: isToMany, isOrdered: isOrdered,
             isOptional: isOptional, isTransient: isTransient, minCount: minCount, maxCount: maxCount,
+            minCountText: minCountText, maxCountText: maxCountText,
             deletionRule: deletionRule, declaresDeletionRule: declaresDeletionRule, elementID: elementID,
             versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier,
             userInfo: userInfo, xmlAttributes: xmlAttributes, location: location))
@@ -69,13 +77,6 @@ public struct Relationship: Hashable, Sendable {
             yield &storage.value[keyPath: keyPath]
         }
     }
-
-
-    /// `minCount` as the file writes it, even when it is not a number; nil when absent.
-    public var minCountText: String? { self.xmlAttributes.value(of: .minCount) }
-
-    /// `maxCount` as the file writes it, even when it is not a number; nil when absent.
-    public var maxCountText: String? { self.xmlAttributes.value(of: .maxCount) }
 
     /// True when the relationship must hold at least one object at save: not optional,
     /// or a `minCount` above zero.

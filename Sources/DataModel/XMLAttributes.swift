@@ -1,7 +1,10 @@
-/// The attributes of one XML element exactly as written, in document order.
+/// Attributes of one XML element exactly as written, in document order.
 ///
-/// Every typed field of the model is read from here, and the attributes the model does
-/// not know (written by a newer Xcode, say) stay available through it.
+/// The parser hands every attribute of a start tag over in one, and the typed fields of the
+/// model are read from it. An entity, an attribute or a relationship then keeps only those
+/// that no typed field holds: the ones the model does not know (written by a newer Xcode, or
+/// the SwiftData reader's `swiftType`), which stay available through it. The model itself,
+/// fetch requests, fetched properties, configurations and unknown elements keep them all.
 public struct XMLAttributes: Hashable, Sendable, Sequence {
     public struct Attribute: Hashable, Sendable {
         /// A name of Xcode's grammar is kept as its code, which spells itself: a model has

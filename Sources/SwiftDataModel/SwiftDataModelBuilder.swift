@@ -121,9 +121,6 @@ struct SwiftDataModelBuilder {
         let macro = property.relationshipMacro ?? RelationshipMacro()
         var isToMany = false
         if case .array? = property.type?.shape { isToMany = true }
-        var written: [XMLAttributes.Attribute] = []
-        if let minimum = macro.minimumModelCount { written.append(.init(name: "minCount", value: String(minimum))) }
-        if let maximum = macro.maximumModelCount { written.append(.init(name: "maxCount", value: String(maximum))) }
         return Relationship(
             name: property.name, destinationEntityName: destination,
             inverseName: macro.inverseProperty,
@@ -133,11 +130,11 @@ struct SwiftDataModelBuilder {
             // SwiftData does not demand one object in it; only a non-optional to-one must be set.
             isOptional: isToMany || property.type?.isOptional ?? true,
             minCount: macro.minimumModelCount, maxCount: macro.maximumModelCount,
+            minCountText: macro.minimumModelCount.map(String.init), maxCountText: macro.maximumModelCount.map(String.init),
             // Documented default of `@Relationship(deleteRule:)`: `.nullify`.
             deletionRule: macro.deleteRule ?? .nullify, declaresDeletionRule: true,
             versionHashModifier: macro.hashModifier, renamingIdentifier: macro.originalName,
-            userInfo: Self.userInfo(disabling: property.disabledRules),
-            xmlAttributes: XMLAttributes(written), location: property.location)
+            userInfo: Self.userInfo(disabling: property.disabledRules), location: property.location)
     }
 
     static func userInfo(disabling rules: String?) -> UserInfo {

@@ -67,6 +67,8 @@ import MomlintTestSupport
         #expect(title.versionHashModifier == "t")
         #expect(title.renamingIdentifier == "name")
         #expect(title.xmlAttributes["futureAttributeOption"] == "kept")
+        // What a typed field holds is not kept a second time.
+        #expect(title.xmlAttributes.names == ["futureAttributeOption"])
         #expect(title.location == SourceLocation(file: file, line: 4, column: 9))
 
         let count = try #require(item.attributes.first { $0.name == "count" })
@@ -124,6 +126,9 @@ import MomlintTestSupport
         #expect(owner.inverseEntityName == "Person")
         #expect(!owner.isToMany)
         #expect(owner.maxCount == 1)
+        #expect(owner.maxCountText == "1")
+        #expect(owner.minCountText == nil)
+        #expect(owner.xmlAttributes.ordered.isEmpty)
         #expect(owner.deletionRule == .nullify)
         #expect(owner.elementID == "owner-1")
 

@@ -17,8 +17,10 @@ struct ContentsReader {
         self.start = SourceLocation(file: file, line: 1, column: 1)
     }
 
-    /// An element being read: its tag, plus what its children have produced so far.
-    private final class OpenElement {
+    /// An element being read: its tag, plus what its children have produced so far. A value in
+    /// the assembler's stack, not an object to allocate, count and free for each of a large
+    /// model's 131,000 elements (docs/benchmarks.md, "Less memory per element").
+    private struct OpenElement {
         let name: String
         let known: KnownXMLName?
         let attributes: XMLAttributes
@@ -28,12 +30,10 @@ struct ContentsReader {
         /// Made when the first child closes. Most elements (an attribute, a relationship) have
         /// no children, and giving each of them fifteen empty arrays to fill and free was a
         /// tenth of building the model.
-        // Only the parse touches these, one event at a time: the runtime's exclusivity check,
-        // paid on every access, is turned off (as in `ParseSession`).
-        @exclusivity(unchecked) private(set) var produced: Produced?
+        private(set) var produced: Produced?
 
         /// What the element's children have produced, made on first use.
-        var children: Produced {
+        mutating func children() -> Produced {
             if let produced { return produced }
             let made = Produced()
             produced = made
@@ -256,16 +256,18 @@ struct ContentsReader {
                     skippedDepth -= 1
                     return
                 }
-                guard let element = stack.popLast() else { return }
-                if let parent = stack.last {
-                    reader.close(element, into: parent)
-                    // An entity of the model itself (the root is always <model>).
-                    if stack.count == 1, element.known == .entity, !element.isUnknown,
-                       let entity = parent.produced?.entities.last {
-                        entityClosed(entity)
-                    }
-                } else {
+                // `removeLast`, not `popLast`: unwrapping the optional copied the element.
+                guard !stack.isEmpty else { return }
+                let element = stack.removeLast()
+                guard !stack.isEmpty else {
                     root = element
+                    return
+                }
+                let siblings = stack[stack.count - 1].children()
+                reader.close(element, into: siblings)
+                // An entity of the model itself (the root is always <model>).
+                if stack.count == 1, element.known == .entity, !element.isUnknown, let entity = siblings.entities.last {
+                    entityClosed(entity)
                 }
             }
         }
@@ -325,9 +327,10 @@ struct ContentsReader {
 
     // MARK: Closing an element into its parent
 
-    private func close(_ element: OpenElement, into parent: OpenElement) {
+    /// Adds what `element` makes to what its parent's children have produced.
+    private func close(_ element: OpenElement, into produced: Produced) {
         if element.isUnknown {
-            parent.children.unknownElements.append(UnknownElement(
+            produced.unknownElements.append(UnknownElement(
                 name: element.name, attributes: element.attributes,
                 children: element.unknownElements, location: element.location))
             return
@@ -335,58 +338,58 @@ struct ContentsReader {
         let attributes = element.attributes
         switch element.known {
         case .entity?:
-            parent.children.entities.append(makeEntity(element))
+            produced.entities.append(makeEntity(element))
         case .attribute?:
-            parent.children.attributeChildren.append(makeAttribute(element))
+            produced.attributeChildren.append(makeAttribute(element))
         case .relationship?:
-            parent.children.relationships.append(makeRelationship(element))
+            produced.relationships.append(makeRelationship(element))
         case .fetchedProperty?:
-            parent.children.fetchedProperties.append(FetchedProperty(
+            produced.fetchedProperties.append(FetchedProperty(
                 name: attributes.value(of: .name) ?? "", isOptional: attributes.bool(of: .optional) ?? false,
                 fetchRequest: element.fetchRequests.first, userInfo: UserInfo(element.userInfo),
                 xmlAttributes: attributes, location: element.location))
         case .fetchRequest?:
-            parent.children.fetchRequests.append(FetchRequest(
+            produced.fetchRequests.append(FetchRequest(
                 name: attributes.value(of: .name) ?? "", entityName: attributes.value(of: .entity),
                 predicateString: attributes.value(of: .predicateString), xmlAttributes: attributes,
                 location: element.location))
         case .fetchIndex?:
-            parent.children.fetchIndexes.append(FetchIndex(
+            produced.fetchIndexes.append(FetchIndex(
                 name: attributes.value(of: .name) ?? "", elements: element.fetchIndexElements, location: element.location))
         case .fetchIndexElement?:
-            parent.children.fetchIndexElements.append(FetchIndex.Element(
+            produced.fetchIndexElements.append(FetchIndex.Element(
                 property: attributes.value(of: .property) ?? "", type: attributes.value(of: .type), order: attributes.value(of: .order),
                 location: element.location))
         case .uniquenessConstraints?:
-            parent.children.uniquenessConstraints.append(contentsOf: element.uniquenessConstraints)
+            produced.uniquenessConstraints.append(contentsOf: element.uniquenessConstraints)
         case .uniquenessConstraint?:
-            parent.children.uniquenessConstraints.append(UniquenessConstraint(
+            produced.uniquenessConstraints.append(UniquenessConstraint(
                 members: element.constraintMembers, location: element.location))
         case .constraint?, .index?:
-            parent.children.constraintMembers.append(UniquenessConstraint.Member(
+            produced.constraintMembers.append(UniquenessConstraint.Member(
                 property: attributes.value(of: .value) ?? "", location: element.location))
         case .compoundIndexes?:
-            parent.children.compoundIndexes.append(contentsOf: element.compoundIndexes)
+            produced.compoundIndexes.append(contentsOf: element.compoundIndexes)
         case .compoundIndex?:
-            parent.children.compoundIndexes.append(CompoundIndex(members: element.constraintMembers, location: element.location))
+            produced.compoundIndexes.append(CompoundIndex(members: element.constraintMembers, location: element.location))
         case .userInfo?:
-            parent.children.userInfo.append(contentsOf: element.userInfo)
+            produced.userInfo.append(contentsOf: element.userInfo)
         case .entry?:
-            parent.children.userInfo.append(UserInfo.Entry(
+            produced.userInfo.append(UserInfo.Entry(
                 key: attributes.value(of: .key) ?? "", value: attributes.value(of: .value) ?? "", location: element.location))
         case .configuration?:
-            parent.children.configurations.append(Configuration(
+            produced.configurations.append(Configuration(
                 name: attributes.value(of: .name) ?? "", usedWithCloudKit: attributes.bool(of: .usedWithCloudKit) ?? false,
                 members: element.configurationMembers, xmlAttributes: attributes, location: element.location))
         case .memberEntity?:
-            parent.children.configurationMembers.append(Configuration.Member(
+            produced.configurationMembers.append(Configuration.Member(
                 entityName: attributes.value(of: .name) ?? "", location: element.location))
         case .composite?:
-            parent.children.composites.append(Composite(
+            produced.composites.append(Composite(
                 name: attributes.value(of: .name) ?? "", attributes: element.attributeChildren, location: element.location))
         default:
             // Every element `allows` admits is handled above; this keeps a future addition visible.
-            parent.children.unknownElements.append(UnknownElement(
+            produced.unknownElements.append(UnknownElement(
                 name: element.name, attributes: attributes, children: element.unknownElements,
                 location: element.location))
         }
@@ -412,7 +415,10 @@ struct ContentsReader {
     }
 
     // Each typed element is decoded in one pass over its attributes, switching on the
-    // grammar code the parser attached to each name.
+    // grammar code the parser attached to each name. Its `xmlAttributes` keeps only the
+    // attributes no typed field holds (unknown names, and names of the grammar this element does
+    // not use): holding every attribute again beside its typed field was about a quarter of a
+    // large model's memory, pages the kernel clears and blocks the rules miss on.
 
     private func makeEntity(_ element: OpenElement) -> Entity {
         var entity = Entity(
@@ -420,7 +426,8 @@ struct ContentsReader {
             fetchedProperties: element.fetchedProperties, fetchIndexes: element.fetchIndexes,
             uniquenessConstraints: element.uniquenessConstraints, compoundIndexes: element.compoundIndexes,
             userInfo: UserInfo(element.userInfo), unknownElements: element.unknownElements,
-            xmlAttributes: element.attributes, location: element.location)
+            location: element.location)
+        var unread: [XMLAttributes.Attribute] = []
         for attribute in element.attributes {
             let value = attribute.value
             switch attribute.known {
@@ -433,9 +440,10 @@ struct ContentsReader {
             case .renamingIdentifier: entity.renamingIdentifier = value
             case .elementID: entity.elementID = value
             case .syncable: entity.syncable = XMLAttributes.bool(value)
-            default: break  // unknown attributes stay in `xmlAttributes`
+            default: unread.append(attribute)
             }
         }
+        if !unread.isEmpty { entity.xmlAttributes = XMLAttributes(unread) }
         return entity
     }
 
@@ -445,7 +453,8 @@ struct ContentsReader {
             name: "", attributeType: nil, isOptional: false, isTransient: false, defaultValueString: nil,
             usesScalarValueType: nil, allowsExternalBinaryDataStorage: false, isDerived: false, isIndexed: false,
             isSpotlightIndexingEnabled: false, preservesValueInHistoryOnDeletion: false, allowsCloudEncryption: false,
-            userInfo: UserInfo(element.userInfo), xmlAttributes: element.attributes, location: element.location))
+            userInfo: UserInfo(element.userInfo), xmlAttributes: XMLAttributes(), location: element.location))
+        var unread: [XMLAttributes.Attribute] = []
         for attribute in element.attributes {
             let value = attribute.value
             switch attribute.known {
@@ -474,9 +483,10 @@ struct ContentsReader {
             case .elementID: result.elementID = value
             case .versionHashModifier: result.versionHashModifier = value
             case .renamingIdentifier: result.renamingIdentifier = value
-            default: break  // unknown attributes stay in `xmlAttributes`
+            default: unread.append(attribute)
             }
         }
+        if !unread.isEmpty { result.xmlAttributes = XMLAttributes(unread) }
         return result
     }
 
@@ -484,7 +494,8 @@ struct ContentsReader {
         // A missing `deletionRule` means Nullify to Core Data; `declaresDeletionRule` remembers it.
         var result = Relationship(name: "", destinationEntityName: nil, isOptional: false,
                                   declaresDeletionRule: false, userInfo: UserInfo(element.userInfo),
-                                  xmlAttributes: element.attributes, location: element.location)
+                                  location: element.location)
+        var unread: [XMLAttributes.Attribute] = []
         for attribute in element.attributes {
             let value = attribute.value
             switch attribute.known {
@@ -496,17 +507,18 @@ struct ContentsReader {
             case .ordered: result.isOrdered = XMLAttributes.bool(value) ?? false
             case .optional: result.isOptional = XMLAttributes.bool(value) ?? false
             case .transient: result.isTransient = XMLAttributes.bool(value) ?? false
-            case .minCount: result.minCount = Int(value)
-            case .maxCount: result.maxCount = Int(value)
+            case .minCount: (result.minCount, result.minCountText) = (Int(value), value)
+            case .maxCount: (result.maxCount, result.maxCountText) = (Int(value), value)
             case .deletionRule:
                 result.deletionRule = DeleteRule(xmlName: value)
                 result.declaresDeletionRule = true
             case .elementID: result.elementID = value
             case .versionHashModifier: result.versionHashModifier = value
             case .renamingIdentifier: result.renamingIdentifier = value
-            default: break  // unknown attributes stay in `xmlAttributes`
+            default: unread.append(attribute)
             }
         }
+        if !unread.isEmpty { result.xmlAttributes = XMLAttributes(unread) }
         return result
     }
 }
