@@ -62,19 +62,10 @@ public struct BaseContents: Sendable {
     public var stagedBytes: [UInt8]?
     /// True when `bytes` are the working tree's file byte for byte (known for git `HEAD`, which
     /// reads the working file anyway): the version as loaded is the base, with no second parse.
-    public var equalsWorkingTree: Bool
+    public var equalsWorkingTree = false
     /// The entity version hashes the base records (a lock file since schemaVersion 2); nil when
     /// they are to be computed from `bytes`. A lock without text has empty `bytes`.
     public var entityHashes: [String: VersionHash]?
-
-    public init(bytes: [UInt8], name: String, stagedBytes: [UInt8]? = nil, equalsWorkingTree: Bool = false,
-                entityHashes: [String: VersionHash]? = nil) {
-        self.bytes = bytes
-        self.name = name
-        self.stagedBytes = stagedBytes
-        self.equalsWorkingTree = equalsWorkingTree
-        self.entityHashes = entityHashes
-    }
 }
 
 /// Reads a file as a git revision or a versions lock file holds it. Runs `git` as a child process
