@@ -170,8 +170,12 @@ public enum ShippedVersions {
         }
 
         /// The file (a path in a git work tree) as the revision holds it; nil when it has none.
+        /// `cat-file` applies no textconv driver, unlike `git show` for a blob: with `momlint print`
+        /// set up as the textconv of `contents` files (docs/migrations.md), `git show` would hand
+        /// back the printed text, not the XML.
         func contents(of file: String) -> [UInt8]? {
-            return show("\(revision):./\((file as NSString).lastPathComponent)", in: ModelPaths.parent(of: file))
+            GitProcess.run(["cat-file", "blob", "\(revision):./\((file as NSString).lastPathComponent)"],
+                           in: ModelPaths.parent(of: file))
         }
     }
 
@@ -188,13 +192,6 @@ public enum ShippedVersions {
     static func isInsideWorkTree(_ folder: String) -> Bool {
         GitProcess.run(["rev-parse", "--is-inside-work-tree"], in: folder).map { String(decoding: $0, as: UTF8.self) }?
             .trimmingCharacters(in: .whitespacesAndNewlines) == "true"
-    }
-
-    /// The raw bytes of a blob. `cat-file` applies no textconv driver, unlike `git show` for a
-    /// blob: with `momlint print` set up as the textconv of `contents` files (docs/migrations.md),
-    /// `git show` would hand back the printed text, not the XML.
-    fileprivate static func show(_ object: String, in folder: String) -> [UInt8]? {
-        GitProcess.run(["cat-file", "blob", object], in: folder)
     }
 
     /// The raw bytes of several blobs from one `git cat-file --batch` (which, like `cat-file
