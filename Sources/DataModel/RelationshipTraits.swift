@@ -35,11 +35,7 @@ public struct RelationshipTraits: Hashable, Sendable {
         isTransient = relationship.isTransient
         hasInverseName = relationship.inverseName != nil
         minimumCount = relationship.minCount ?? 0
-        if let inverseEntity = relationship.inverseEntityName {
-            namesOtherInverseEntity = inverseEntity != relationship.destinationEntityName
-        } else {
-            namesOtherInverseEntity = false
-        }
+        namesOtherInverseEntity = relationship.inverseEntityName.map { $0 != relationship.destinationEntityName } ?? false
         hasUnusualCount = Self.isUnusual(relationship.minCount) || Self.isUnusual(relationship.maxCount)
             || Self.isUnusual(relationship.minCountText) || Self.isUnusual(relationship.maxCountText)
         hasUserInfo = !relationship.userInfo.isEmpty

@@ -24,11 +24,6 @@ public struct BundleVersions: Sendable {
     public struct UnreadableVersion: Sendable {
         public var name: String
         public var error: LoadError
-
-        public init(name: String, error: LoadError) {
-            self.name = name
-            self.error = error
-        }
     }
 
     /// One version in order: read, or not readable.
@@ -64,8 +59,6 @@ public struct BundleVersions: Sendable {
     }
     /// The current version.
     public var current: Model
-    /// The index in `versions` of the current version.
-    public var currentIndex: Int { order[..<currentOrderIndex].filter { $0.model != nil }.count }
     /// The version just before the current one in order, readable or not; nil when the current
     /// one is first.
     public var previousVersion: Version? { currentOrderIndex > 0 ? order[currentOrderIndex - 1] : nil }

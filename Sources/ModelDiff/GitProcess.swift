@@ -23,7 +23,7 @@ import SafeFiles
 /// step of the run loop (swift-corelibs-foundation runs it in 0.05 s steps), so each git call
 /// waited several times longer than git ran (docs/benchmarks.md, "Waiting for git").
 enum GitProcess {
-    /// The most standard input `run` takes: a quarter of Linux's pipe buffer, written whole
+    /// The most standard input `start` takes: a quarter of Linux's pipe buffer, written whole
     /// before git starts reading.
     static let maximumInputBytes = 16_384
 
@@ -35,17 +35,16 @@ enum GitProcess {
     static let maximumOutputBytes = 2 * 256 * 1024 * 1024 + 65_536
 
     /// Git's standard output, or nil when git cannot be started (not installed) or exits with a
-    /// non-zero status. `input`, when given, is its standard input, written whole into the pipe
-    /// before git starts, so it must fit in a pipe's buffer (64 KiB on Linux; callers pass a few
-    /// object names). Standard error goes to /dev/null. `GIT_OPTIONAL_LOCKS=0`: reading must not
+    /// non-zero status. Standard error goes to /dev/null. `GIT_OPTIONAL_LOCKS=0`: reading must not
     /// take the index lock a pre-commit hook's own git process may hold.
-    static func run(_ arguments: [String], in folder: String, input: [UInt8]? = nil) -> [UInt8]? {
-        start(arguments, in: folder, input: input)?.finish()
+    static func run(_ arguments: [String], in folder: String) -> [UInt8]? {
+        start(arguments, in: folder)?.finish()
     }
 
     /// Starts git as `run` does and returns at once; `Running.finish()` collects the output. Git
     /// runs meanwhile, until its output fills the pipe (64 KiB on Linux), where it waits for
-    /// `finish()`. Nil when git cannot be started.
+    /// `finish()`. Nil when git cannot be started. `input`, when given, is its standard input,
+    /// written whole into the pipe before git starts (callers pass a few object names).
     /// `objectLimit`, for `cat-file --batch`: each object's size is read from its header as the
     /// answer arrives, and one over the limit stops git before its bytes are collected.
     static func start(_ arguments: [String], in folder: String, input: [UInt8]? = nil,

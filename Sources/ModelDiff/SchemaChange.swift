@@ -55,7 +55,7 @@ public struct SchemaChange: Hashable, Sendable {
     public var dataLoss: Bool
     /// A change that alters how stored values are read while no version hash changes: existing
     /// stores are opened without any migration.
-    public var altersStoredValuesUnhashed: Bool
+    public var altersStoredValuesUnhashed = false
     /// Which stored rows make the migration fail, for a required attribute with no default
     /// value that rows of the older version may have no value for.
     public enum MissingValueFailure: String, Sendable, Codable, CaseIterable {
@@ -78,31 +78,6 @@ public struct SchemaChange: Hashable, Sendable {
     public var oldLocation: SourceLocation?
     /// The element in the newer version (nil when removed).
     public var newLocation: SourceLocation?
-
-    public init(kind: Kind, element: Element, entityName: String, elementName: String? = nil,
-                oldName: String? = nil, aspect: Aspect? = nil, oldValue: String? = nil,
-                newValue: String? = nil, details: String, hashChanging: Bool, lightweight: Bool,
-                dataLoss: Bool, altersStoredValuesUnhashed: Bool = false, failsWhen: MissingValueFailure? = nil,
-                sources: [MigrationSource],
-                oldLocation: SourceLocation?, newLocation: SourceLocation?) {
-        self.kind = kind
-        self.element = element
-        self.entityName = entityName
-        self.elementName = elementName
-        self.oldName = oldName
-        self.aspect = aspect
-        self.oldValue = oldValue
-        self.newValue = newValue
-        self.details = details
-        self.hashChanging = hashChanging
-        self.lightweight = lightweight
-        self.dataLoss = dataLoss
-        self.altersStoredValuesUnhashed = altersStoredValuesUnhashed
-        self.failsWhen = failsWhen
-        self.sources = sources
-        self.oldLocation = oldLocation
-        self.newLocation = newLocation
-    }
 
     /// True for an attribute, relationship or fetched property.
     public var isPropertyChange: Bool {

@@ -62,19 +62,10 @@ public struct BaseContents: Sendable {
     public var stagedBytes: [UInt8]?
     /// True when `bytes` are the working tree's file byte for byte (known for git `HEAD`, which
     /// reads the working file anyway): the version as loaded is the base, with no second parse.
-    public var equalsWorkingTree: Bool
+    public var equalsWorkingTree = false
     /// The entity version hashes the base records (a lock file since schemaVersion 2); nil when
     /// they are to be computed from `bytes`. A lock without text has empty `bytes`.
     public var entityHashes: [String: VersionHash]?
-
-    public init(bytes: [UInt8], name: String, stagedBytes: [UInt8]? = nil, equalsWorkingTree: Bool = false,
-                entityHashes: [String: VersionHash]? = nil) {
-        self.bytes = bytes
-        self.name = name
-        self.stagedBytes = stagedBytes
-        self.equalsWorkingTree = equalsWorkingTree
-        self.entityHashes = entityHashes
-    }
 }
 
 /// Reads a file as a git revision or a versions lock file holds it. Runs `git` as a child process
@@ -179,8 +170,12 @@ public enum ShippedVersions {
         }
 
         /// The file (a path in a git work tree) as the revision holds it; nil when it has none.
+        /// `cat-file` applies no textconv driver, unlike `git show` for a blob: with `momlint print`
+        /// set up as the textconv of `contents` files (docs/migrations.md), `git show` would hand
+        /// back the printed text, not the XML.
         func contents(of file: String) -> [UInt8]? {
-            return show("\(revision):./\((file as NSString).lastPathComponent)", in: ModelPaths.parent(of: file))
+            GitProcess.run(["cat-file", "blob", "\(revision):./\((file as NSString).lastPathComponent)"],
+                           in: ModelPaths.parent(of: file))
         }
     }
 
@@ -197,13 +192,6 @@ public enum ShippedVersions {
     static func isInsideWorkTree(_ folder: String) -> Bool {
         GitProcess.run(["rev-parse", "--is-inside-work-tree"], in: folder).map { String(decoding: $0, as: UTF8.self) }?
             .trimmingCharacters(in: .whitespacesAndNewlines) == "true"
-    }
-
-    /// The raw bytes of a blob. `cat-file` applies no textconv driver, unlike `git show` for a
-    /// blob: with `momlint print` set up as the textconv of `contents` files (docs/migrations.md),
-    /// `git show` would hand back the printed text, not the XML.
-    fileprivate static func show(_ object: String, in folder: String) -> [UInt8]? {
-        GitProcess.run(["cat-file", "blob", object], in: folder)
     }
 
     /// The raw bytes of several blobs from one `git cat-file --batch` (which, like `cat-file

@@ -8,8 +8,6 @@ public struct LoadResult: Sendable {
     public var outcomes: [Outcome] = []
     public var notes: [LoadNote] = []
 
-    public init() {}
-
     public var models: [Model] {
         outcomes.compactMap { if case .model(let model) = $0 { model } else { nil } }
     }

@@ -28,7 +28,7 @@ extension ModelLoader {
                 case .bundle(let path): bundle = path
                 case .versionFolder(let folder): bundle = Self.bundle(holding: folder)
                 case .contentsFile(let file):
-                    let folder = Self.parentPath(of: file)
+                    let folder = ModelPaths.parent(of: file)
                     bundle = folder.hasSuffix(".xcdatamodel") ? Self.bundle(holding: folder) : nil
                 case .unlistedFolder: bundle = nil
                 }
@@ -77,7 +77,7 @@ extension ModelLoader {
                 return found
             }
         }
-        let parent = Self.parentPath(of: path)
+        let parent = ModelPaths.parent(of: path)
         let parentExtension = ModelPaths.pathExtension(of: parent)
         switch ModelPaths.lastComponent(of: path) {
         case "contents":
@@ -269,11 +269,7 @@ extension ModelLoader {
     /// The bundle a version folder is in, by its spelling: the folder's parent when that is an
     /// `.xcdatamodeld`; nil for a version folder on its own.
     static func bundle(holding versionFolder: String) -> String? {
-        let bundle = parentPath(of: versionFolder)
+        let bundle = ModelPaths.parent(of: versionFolder)
         return bundle.hasSuffix(".xcdatamodeld") ? bundle : nil
-    }
-
-    static func parentPath(of path: String) -> String {
-        ModelPaths.parent(of: path)
     }
 }

@@ -68,13 +68,12 @@ public struct ModelLoader: Sendable {
             loadBundle(path, into: &result, skipping: &loaded)
         case .versionFolder(let path):
             if redirectsOldVersion(folder: path, named: path, into: &result, skipping: &loaded) { return }
-            loadVersionFolder(path, version: version(forFolder: path, selection: nil),
-                              into: &result, skipping: &loaded)
+            loadVersionFolder(path, version: version(forFolder: path), into: &result, skipping: &loaded)
         case .contentsFile(let path):
-            let folder = Self.parentPath(of: path)
+            let folder = ModelPaths.parent(of: path)
             if folder.hasSuffix(".xcdatamodel"),
                redirectsOldVersion(folder: folder, named: path, into: &result, skipping: &loaded) { return }
-            let version = folder.hasSuffix(".xcdatamodel") ? self.version(forFolder: folder, selection: nil)
+            let version = folder.hasSuffix(".xcdatamodel") ? self.version(forFolder: folder)
                                                              : Self.standaloneVersion
             loadContents(path, version: version, into: &result, skipping: &loaded)
         case .unlistedFolder(let path, let error):
@@ -190,14 +189,13 @@ public struct ModelLoader: Sendable {
     }
 
     /// The bundle information for a version folder named directly (not through its bundle).
-    private func version(forFolder folder: String, selection: ModelVersion.Selection?) -> ModelVersion {
+    private func version(forFolder folder: String) -> ModelVersion {
         let name = Self.versionName(fromFolderName: (folder as NSString).lastPathComponent)
         guard let bundle = Self.bundle(holding: folder) else { return ModelVersion(
             bundlePath: nil, name: name, bundleVersionNames: [name], selection: .standalone) }
         let versionNames = Self.versionFolderNames(in: bundle)
         if let bundleFound { bundleFound(bundle, versionNames, currentVersionName(ofBundle: bundle) ?? name) }
-        return ModelVersion(bundlePath: bundle, name: name, bundleVersionNames: versionNames,
-                            selection: selection ?? .namedDirectly)
+        return ModelVersion(bundlePath: bundle, name: name, bundleVersionNames: versionNames, selection: .namedDirectly)
     }
 
     // MARK: Reading files
