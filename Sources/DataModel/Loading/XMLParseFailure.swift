@@ -14,14 +14,10 @@ struct XMLParseFailure: Error, Equatable {
     var message: String
     var line: Int
     var column: Int
+}
 
-    init(kind: Kind, message: String, line: Int, column: Int) {
-        self.kind = kind
-        self.message = message
-        self.line = line
-        self.column = column
-    }
-
+extension XMLParseFailure {
+    // In an extension, so that the struct keeps its memberwise init(kind:message:line:column:).
     init(_ exceeded: LoadLimitExceeded, line: Int, column: Int) {
         self.init(kind: .overLimit(exceeded), message: exceeded.message, line: line, column: column)
     }
