@@ -707,16 +707,12 @@ struct SchemaComparison {
             // Type changes are not among the documented inferable patterns; between binary
             // numbers Core Data is observed to infer them and convert the values
             // (`NumericTypeChange`), and a narrowing one loses what the new type cannot hold.
-            if let numeric = NumericTypeChange(from: a.attributeType, to: b.attributeType) {
-                let truncates = numeric.narrows && !transient
-                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type",
-                        AspectClassification(hashChanging: true, dataLoss: truncates,
-                                             sources: [.attributeVersionHash, .observedMigrations] + (truncates ? [.inferred] : [])))
-            } else {
-                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type",
-                        AspectClassification(hashChanging: true, lightweight: transient,
-                                             sources: [.attributeVersionHash, .lightweightMigration]))
-            }
+            let numeric = NumericTypeChange(from: a.attributeType, to: b.attributeType)
+            let truncates = numeric?.narrows == true && !transient
+            changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type", numeric == nil
+                ? AspectClassification(hashChanging: true, lightweight: transient, sources: [.attributeVersionHash, .lightweightMigration])
+                : AspectClassification(hashChanging: true, dataLoss: truncates,
+                                       sources: [.attributeVersionHash, .observedMigrations] + (truncates ? [.inferred] : [])))
         }
         if a.isOptional != b.isOptional {
             // "An optional attribute becoming non-optional, and defining a default value": without
