@@ -35,14 +35,10 @@ public struct Baseline: Codable, Hashable, Sendable {
     public var schemaVersion: Int
     public var findings: [Entry]
 
-    public init(findings: [Entry]) {
-        self.schemaVersion = Self.currentSchemaVersion
-        self.findings = findings.sorted()
-    }
-
     /// A baseline of `findings`, to be stored in `folder`.
     public init(recording findings: [Finding], folder: String) {
-        self.init(findings: findings.map { Self.entry(for: $0, folder: folder) })
+        schemaVersion = Self.currentSchemaVersion
+        self.findings = findings.map { Self.entry(for: $0, folder: folder) }.sorted()
     }
 
     /// The findings this baseline does not account for, in their original order.

@@ -33,8 +33,14 @@ public struct LintEngine: Sendable {
         var instances: [any Rule] = []
         instances.reserveCapacity(rules.count)
         for rule in rules {
+            // Options first: a dynamic cast searches every protocol conformance in the binary when
+            // it fails, which at start-up costs more than linting a small model.
+            guard let ruleOptions = options[rule.description.id], let configurable = rule as? any ConfigurableRule.Type else {
+                instances.append(rule.init())
+                continue
+            }
             do throws(RuleOptionError) {
-                instances.append(try Self.makeRule(rule, options: options))
+                instances.append(try configurable.init(options: ruleOptions))
             } catch {
                 throw RejectedRuleOption(ruleID: rule.description.id, error: error)
             }
@@ -103,16 +109,6 @@ public struct LintEngine: Sendable {
     /// (a finding that carries its own severity keeps it unless an override is configured).
     public func severity(of rule: any Rule.Type) -> Severity {
         severityOverrides[rule.description.id] ?? rule.description.defaultSeverity
-    }
-
-    /// The rule with its options; `init()` when it takes none or none are set.
-    private static func makeRule(_ rule: any Rule.Type, options: [String: RuleOptions]) throws(RuleOptionError) -> any Rule {
-        // Options first: a dynamic cast searches every protocol conformance in the binary when
-        // it fails, which at start-up costs more than linting a small model.
-        if let options = options[rule.description.id], let configurable = rule as? any ConfigurableRule.Type {
-            return try configurable.init(options: options)
-        }
-        return rule.init()
     }
 }
 

@@ -146,8 +146,18 @@ extension LintRun {
                     currentHashes: target.map { hashes(ofVersionAt: $0, newer) },
                     olderIsOrderedAfterCurrent: index > bundle.currentOrderIndex)
             }
-            if options.path == .direct, let hint = stepwiseHint(bundle, comparisons, mappings: mappingModels) {
-                notes.append(hint)
+            // Said once per bundle when the direct path fails for older versions while every mapping
+            // model of the bundle maps one version to the next: that is how an app that migrates step
+            // by step (`NSMigrationManager` per step) uses them, and on that path those versions may be fine.
+            if options.path == .direct {
+                let previousFile = bundle.previous?.file
+                let failing = comparisons.count { pair in
+                    pair.comparesMigration && !pair.olderIsOrderedAfterCurrent && pair.older.file != previousFile
+                        && pair.diff.failure != nil
+                }
+                if let hint = MigrationPath.stepwiseHint(bundle, failingCount: failing, mappings: mappingModels) {
+                    notes.append(LoadNote(path: bundle.bundlePath, message: hint))
+                }
             }
             var pairs: [MigrationPair] = []
             var baseFailure: String?
@@ -209,19 +219,6 @@ extension LintRun {
         guard let index = components.lastIndex(where: { $0.hasSuffix(".xcdatamodeld") }), index < components.count - 1
         else { return nil }
         return components[...index].joined(separator: "/")
-    }
-
-    /// Said once per bundle when the direct path fails for older versions while every mapping
-    /// model of the bundle maps one version to the next: that is how an app that migrates step by
-    /// step (`NSMigrationManager` per step) uses them, and on that path those versions may be fine.
-    private func stepwiseHint(_ bundle: BundleVersions, _ pairs: [MigrationPair],
-                              mappings: () -> MappingModels) -> LoadNote? {
-        let previousFile = bundle.previous?.file
-        let failing = pairs.filter { pair in
-            pair.comparesMigration && !pair.olderIsOrderedAfterCurrent && pair.older.file != previousFile && pair.diff.failure != nil
-        }
-        return MigrationPath.stepwiseHint(bundle, failingCount: failing.count, mappings: mappings)
-            .map { LoadNote(path: bundle.bundlePath, message: $0) }
     }
 
     /// True when `checkMigrations` reads shipped versions (from git or a lock file): only for the

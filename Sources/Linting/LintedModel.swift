@@ -19,11 +19,6 @@ public final class LintedModel: Sendable {
 
     public init(_ model: Model) {
         self.model = model
-        cloudKitScopeFact = SharedFact { CloudKitScope(model: model) }
-        ambiguousInverseGroupsFact = SharedFact { AmbiguousInverseGroups(model: model) }
-        cascadeGraphFact = SharedFact { CascadeGraph(model: model) { $0.deletionRule == .cascade } }
-        inheritedPropertiesFact = SharedFact { InheritedProperties(model: model) }
-        repeatedPropertyNamesFact = SharedFact { RepeatedPropertyNames(model: model) }
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<Model, Value>) -> Value {
@@ -36,21 +31,21 @@ public final class LintedModel: Sendable {
     // MARK: Shared facts, each built on first use
 
     /// What NSPersistentCloudKitContainer syncs of the model.
-    var cloudKitScope: CloudKitScope { cloudKitScopeFact.value }
+    var cloudKitScope: CloudKitScope { cloudKitScopeFact.value { CloudKitScope(model: model) } }
     /// Relationships named as inverse by more than one relationship.
-    var ambiguousInverseGroups: AmbiguousInverseGroups { ambiguousInverseGroupsFact.value }
+    var ambiguousInverseGroups: AmbiguousInverseGroups { ambiguousInverseGroupsFact.value { AmbiguousInverseGroups(model: model) } }
     /// The relationships a delete cascades along, as a graph over entities.
-    var cascadeGraph: CascadeGraph { cascadeGraphFact.value }
+    var cascadeGraph: CascadeGraph { cascadeGraphFact.value { CascadeGraph(model: model) { $0.deletionRule == .cascade } } }
     /// What each entity inherits, built in one walk down the hierarchy (linear in its depth).
-    var inheritedProperties: InheritedProperties { inheritedPropertiesFact.value }
+    var inheritedProperties: InheritedProperties { inheritedPropertiesFact.value { InheritedProperties(model: model) } }
     /// Which of each entity's own properties repeat a name it declared before.
-    var repeatedPropertyNames: RepeatedPropertyNames { repeatedPropertyNamesFact.value }
+    var repeatedPropertyNames: RepeatedPropertyNames { repeatedPropertyNamesFact.value { RepeatedPropertyNames(model: model) } }
 
-    private let cloudKitScopeFact: SharedFact<CloudKitScope>
-    private let ambiguousInverseGroupsFact: SharedFact<AmbiguousInverseGroups>
-    private let cascadeGraphFact: SharedFact<CascadeGraph>
-    private let inheritedPropertiesFact: SharedFact<InheritedProperties>
-    private let repeatedPropertyNamesFact: SharedFact<RepeatedPropertyNames>
+    private let cloudKitScopeFact = SharedFact<CloudKitScope>()
+    private let ambiguousInverseGroupsFact = SharedFact<AmbiguousInverseGroups>()
+    private let cascadeGraphFact = SharedFact<CascadeGraph>()
+    private let inheritedPropertiesFact = SharedFact<InheritedProperties>()
+    private let repeatedPropertyNamesFact = SharedFact<RepeatedPropertyNames>()
 
     // MARK: The model's lookups (methods are not reached through dynamic member lookup)
 
@@ -71,16 +66,12 @@ public final class LintedModel: Sendable {
 /// A value built by the first reader that asks for it, under a lock, and shared by every later
 /// reader on any thread.
 private final class SharedFact<Value>: @unchecked Sendable {
-    // @unchecked: `built` is only touched with `lock` held, and `make` is called once, under it.
+    // @unchecked: `built` is only touched with `lock` held, and `make` is called under it.
     private let lock = NSLock()
     private var built: Value?
-    private let make: @Sendable () -> Value
 
-    init(_ make: @escaping @Sendable () -> Value) {
-        self.make = make
-    }
-
-    var value: Value {
+    /// The value, built with `make` by the first reader.
+    func value(_ make: () -> Value) -> Value {
         lock.withLock {
             if let built { return built }
             let value = make()

@@ -32,15 +32,12 @@ public struct Suppressions: Sendable {
     /// should hear of it.
     public static func unknownRuleIDs(in model: Model, knownRuleIDs: Set<String>) -> [(ruleID: String, location: SourceLocation)] {
         var unknown: [(ruleID: String, location: SourceLocation)] = []
-        func check(_ userInfo: UserInfo, elementLocation: SourceLocation) {
+        // Most userInfo holds other keys: the element's location is copied only for the rest.
+        func check(_ userInfo: UserInfo, elementLocation: @autoclosure () -> SourceLocation) {
             guard let entry = userInfo.entries.last(where: { $0.key == userInfoKey }) else { return }
             for id in ruleIDs(in: userInfo).sorted() where id != allRules && !knownRuleIDs.contains(id) {
-                unknown.append((id, entry.location ?? elementLocation))
+                unknown.append((id, entry.location ?? elementLocation()))
             }
-        }
-        // Most userInfo holds other keys: the element's location is copied only for the rest.
-        func disables(_ userInfo: UserInfo) -> Bool {
-            userInfo.entries.contains { $0.key == userInfoKey }
         }
         // Nearly every entity, attribute and relationship has no userInfo: they are picked from
         // the model's trait tables, so the others are never visited (on a large model, visiting
@@ -53,20 +50,18 @@ public struct Suppressions: Sendable {
         var nextAttribute = 0, nextRelationship = 0
         for entityIndex in entityIndexes {
             let entity = model.entities[entityIndex]
-            if disables(entity.userInfo) { check(entity.userInfo, elementLocation: entity.location) }
+            check(entity.userInfo, elementLocation: entity.location)
             while nextAttribute < attributes.count, attributes[nextAttribute].entityIndex == entityIndex {
                 let attribute = model.attribute(at: attributes[nextAttribute])
-                if disables(attribute.userInfo) { check(attribute.userInfo, elementLocation: attribute.location) }
+                check(attribute.userInfo, elementLocation: attribute.location)
                 nextAttribute += 1
             }
             while nextRelationship < relationships.count, relationships[nextRelationship].entityIndex == entityIndex {
                 let relationship = model.relationship(at: relationships[nextRelationship])
-                if disables(relationship.userInfo) { check(relationship.userInfo, elementLocation: relationship.location) }
+                check(relationship.userInfo, elementLocation: relationship.location)
                 nextRelationship += 1
             }
-            for fetched in entity.fetchedProperties where disables(fetched.userInfo) {
-                check(fetched.userInfo, elementLocation: fetched.location)
-            }
+            for fetched in entity.fetchedProperties { check(fetched.userInfo, elementLocation: fetched.location) }
         }
         return unknown
     }

@@ -75,10 +75,8 @@ public struct SwiftDataVersions: Sendable {
 
         /// `identifier` as SwiftData compares it: `Schema.Version(1, 0)` and `(1, 0, 0)` are one
         /// version, so trailing zeros are dropped.
-        public var normalizedIdentifier: [Int]? { identifier.map(Self.normalized) }
-
-        static func normalized(_ identifier: [Int]) -> [Int] {
-            var numbers = identifier
+        public var normalizedIdentifier: [Int]? {
+            guard var numbers = identifier else { return nil }
             while numbers.count > 1, numbers.last == 0 { numbers.removeLast() }
             return numbers
         }

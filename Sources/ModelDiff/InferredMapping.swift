@@ -50,7 +50,7 @@ public struct InferredMapping: Sendable {
         }
         entities = destination.entities.enumerated().map { newIndex, entity in
             guard let oldIndex = comparison.olderMatch[newIndex] else {
-                let slots = comparison.allProperties(of: entity, in: destination)
+                let slots = comparison.storedRow(of: entity, in: destination).slots
                 return EntityMapping(destinationEntity: entity.name, sourceEntity: nil,
                                      slots: slots.map { ($0, nil) }, gaps: gaps)
             }
@@ -135,14 +135,6 @@ public struct PropertyMapping: Sendable, Hashable {
     /// A required attribute with no default that stored rows may have no value for (added,
     /// made required or made persistent): a row left without one fails the migration (134110).
     public var requiresStoredValue: Bool
-
-    public init(destinationProperty: String, sourceProperty: String?, declaringEntity: String,
-                requiresStoredValue: Bool = false) {
-        self.destinationProperty = destinationProperty
-        self.sourceProperty = sourceProperty
-        self.declaringEntity = declaringEntity
-        self.requiresStoredValue = requiresStoredValue
-    }
 }
 
 /// Lightweight migration cannot infer a mapping between the two versions: Core Data fails with
@@ -156,12 +148,6 @@ public struct MappingInferenceError: Error, Hashable, Sendable, CustomStringConv
     public var destinationVersionName: String
     /// The change lightweight migration cannot infer.
     public var change: SchemaChange
-
-    public init(sourceVersionName: String, destinationVersionName: String, change: SchemaChange) {
-        self.sourceVersionName = sourceVersionName
-        self.destinationVersionName = destinationVersionName
-        self.change = change
-    }
 
     public var description: String {
         "lightweight migration cannot infer a mapping from '\(sourceVersionName)' to '\(destinationVersionName)': "

@@ -387,15 +387,10 @@ struct SchemaComparison {
         var declaringEntity: String
     }
 
-    /// An entity's stored properties, its own then inherited (a store's row holds both).
-    /// Fetched properties are not stored and take no part in migration.
-    func allProperties(of entity: Entity, in model: Model) -> [PropertySlot] {
-        storedRow(of: entity, in: model).slots
-    }
-
-    /// `allProperties(of:in:)` with where each name sits in it: the row keeps the first
-    /// property of each name, so matching reads the older row's names from here instead of
-    /// reading each property again.
+    /// An entity's stored properties, its own then inherited (a store's row holds both), with
+    /// where each name sits: the row keeps the first property of each name, so matching reads
+    /// the older row's names from here instead of reading each property again. Fetched
+    /// properties are not stored and take no part in migration.
     struct StoredRow {
         private(set) var slots: [PropertySlot] = []
         /// The slots' names, in order.
@@ -473,7 +468,7 @@ struct SchemaComparison {
     func matchProperties(_ oldEntity: Entity, _ newEntity: Entity) -> PropertyMatches {
         let oldRow = storedRow(of: oldEntity, in: older)
         let oldSlots = oldRow.slots
-        let newSlots = allProperties(of: newEntity, in: newer)
+        let newSlots = storedRow(of: newEntity, in: newer).slots
         // Without renaming IDs every canonical name is the name itself (each once in a row):
         // the name table serves.
         var byCanonical: [String: Int]?
@@ -712,16 +707,12 @@ struct SchemaComparison {
             // Type changes are not among the documented inferable patterns; between binary
             // numbers Core Data is observed to infer them and convert the values
             // (`NumericTypeChange`), and a narrowing one loses what the new type cannot hold.
-            if let numeric = NumericTypeChange(from: a.attributeType, to: b.attributeType) {
-                let truncates = numeric.narrows && !transient
-                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type",
-                        AspectClassification(hashChanging: true, dataLoss: truncates,
-                                             sources: [.attributeVersionHash, .observedMigrations] + (truncates ? [.inferred] : [])))
-            } else {
-                changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type",
-                        AspectClassification(hashChanging: true, lightweight: transient,
-                                             sources: [.attributeVersionHash, .lightweightMigration]))
-            }
+            let numeric = NumericTypeChange(from: a.attributeType, to: b.attributeType)
+            let truncates = numeric?.narrows == true && !transient
+            changed(.attributeType, a.attributeType?.xmlName, b.attributeType?.xmlName, "type", numeric == nil
+                ? AspectClassification(hashChanging: true, lightweight: transient, sources: [.attributeVersionHash, .lightweightMigration])
+                : AspectClassification(hashChanging: true, dataLoss: truncates,
+                                       sources: [.attributeVersionHash, .observedMigrations] + (truncates ? [.inferred] : [])))
         }
         if a.isOptional != b.isOptional {
             // "An optional attribute becoming non-optional, and defining a default value": without
@@ -832,7 +823,7 @@ struct SchemaComparison {
                     AspectClassification(hashChanging: true, lightweight: false,
                                          sources: [.relationshipVersionHash, .lightweightMigration]))
         }
-        if canonicalInverse(a) != canonicalInverse(b) {
+        if a.inverseName != b.inverseName {
             // Inferred: the guide lets relationships be added, removed and renamed freely.
             changed(.inverseRelationship, a.inverseName, b.inverseName, "inverse",
                     AspectClassification(hashChanging: true, sources: [.relationshipVersionHash, .inferred]))
@@ -871,10 +862,6 @@ struct SchemaComparison {
         }
     }
 
-    private func canonicalInverse(_ relationship: Relationship) -> String? {
-        relationship.inverseName
-    }
-
     // MARK: Fetch indexes and uniqueness constraints
 
     /// Fetch indexes are no input of an entity's version hash; uniqueness constraints are (each
@@ -883,8 +870,11 @@ struct SchemaComparison {
     private func compareIndexes(_ old: Entity, _ new: Entity, into result: inout [SchemaChange]) {
         let oldIndexes = Dictionary(old.fetchIndexes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let newNames = Set(new.fetchIndexes.map(\.name))
+        func listed(_ index: FetchIndex) -> String {
+            index.elements.map { "\($0.property)\($0.order == "descending" ? " desc" : "")" }.joined(separator: ", ")
+        }
         for index in new.fetchIndexes {
-            let elements = index.elements.map { "\($0.property)\($0.order == "descending" ? " desc" : "")" }.joined(separator: ", ")
+            let elements = listed(index)
             guard let previous = oldIndexes[index.name] else {
                 result.append(SchemaChange(
                     kind: .added, element: .fetchIndex, entityName: new.name, elementName: index.name,
@@ -893,7 +883,7 @@ struct SchemaComparison {
                     oldLocation: nil, newLocation: index.location))
                 continue
             }
-            let previousElements = previous.elements.map { "\($0.property)\($0.order == "descending" ? " desc" : "")" }.joined(separator: ", ")
+            let previousElements = listed(previous)
             if previousElements != elements {
                 result.append(SchemaChange(
                     kind: .changed, element: .fetchIndex, entityName: new.name, elementName: index.name,

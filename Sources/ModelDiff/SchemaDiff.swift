@@ -93,10 +93,8 @@ public struct SchemaDiff: Sendable {
 /// "Renaming ID" as `elementID`; `renamingIdentifier` is the compiled model's name for it and
 /// also occurs in hand-written files.
 func elementRenamingID(_ renamingIdentifier: String?, _ elementID: String?) -> String? {
-    for value in [renamingIdentifier, elementID] {
-        if let value, !value.isEmpty { return value }
-    }
-    return nil
+    if let renamingIdentifier, !renamingIdentifier.isEmpty { return renamingIdentifier }
+    return elementID?.isEmpty == false ? elementID : nil
 }
 
 /// One entity whose version hash differs between two versions: stores that hold the older

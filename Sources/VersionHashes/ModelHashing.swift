@@ -118,7 +118,7 @@ extension VersionHasher {
         scratch.names.removeAll()
         for attribute in attributes { scratch.names.append(attribute.name) }
         for relationship in relationships { scratch.names.append(relationship.name) }
-        let order = scratch.names.positionsInNameOrder(firstOfEachName: true)
+        let order = scratch.names.positionsInNameOrder()
         if withRow {
             result.row = order.map { position in
                 position < attributes.count

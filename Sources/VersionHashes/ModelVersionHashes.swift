@@ -19,27 +19,12 @@ public struct ModelVersionHashes: Sendable {
         public var unverified: Set<UnverifiedRule>
         /// Why `hash` is nil, lowercase, quoting the element; nil when there is a hash.
         public var problem: String?
-
-        public init(name: String, hash: VersionHash?, attributeHashes: [VersionHash?],
-                    relationshipHashes: [VersionHash?], unverified: Set<UnverifiedRule>, problem: String?) {
-            self.name = name
-            self.hash = hash
-            self.attributeHashes = attributeHashes
-            self.relationshipHashes = relationshipHashes
-            self.unverified = unverified
-            self.problem = problem
-        }
     }
 
     /// One per entity of the model, in the model's order.
     public var entities: [EntityHashes]
     /// `NSStoreModelVersionHashesDigest`; nil when some entity has no hash.
     public var digest: ModelDigest?
-
-    public init(entities: [EntityHashes], digest: ModelDigest?) {
-        self.entities = entities
-        self.digest = digest
-    }
 
     /// The hashes of the first entity of that name, as Core Data's `entitiesByName` keeps one.
     public func entity(named name: String) -> EntityHashes? {

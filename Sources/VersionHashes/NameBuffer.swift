@@ -29,9 +29,8 @@ struct NameBuffer {
         }
     }
 
-    /// Every position, its name in Core Data's order; of equal names the earlier position first,
-    /// or alone when `firstOfEachName`.
-    func positionsInNameOrder(firstOfEachName: Bool) -> [Int] {
+    /// The positions in Core Data's order of their names; of equal names, the first position alone.
+    func positionsInNameOrder() -> [Int] {
         var order = Array(0..<count)
         withNames { name in
             func comesFirst(_ left: Int, _ right: Int) -> Bool {
@@ -50,15 +49,13 @@ struct NameBuffer {
             } else {
                 order.sort(by: comesFirst)
             }
-            if firstOfEachName {
-                var kept = 0
-                for index in order.indices {
-                    if kept > 0, VersionHasher.nameOrder(name(order[kept - 1]), name(order[index])) == 0 { continue }
-                    order[kept] = order[index]
-                    kept += 1
-                }
-                order.removeLast(order.count - kept)
+            var kept = 0
+            for index in order.indices {
+                if kept > 0, VersionHasher.nameOrder(name(order[kept - 1]), name(order[index])) == 0 { continue }
+                order[kept] = order[index]
+                kept += 1
             }
+            order.removeLast(order.count - kept)
         }
         return order
     }

@@ -34,16 +34,8 @@ public struct VersionHash: Hashable, Sendable, CustomStringConvertible {
     /// Nil unless `bytes` holds exactly 32 bytes.
     public init?<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
         guard bytes.count == 32 else { return nil }
-        var words: [UInt64] = []
-        words.reserveCapacity(4)
-        var word: UInt64 = 0
-        for (offset, byte) in bytes.enumerated() {
-            word |= UInt64(byte) << (8 * UInt64(offset % 8))
-            if offset % 8 == 7 {
-                words.append(word)
-                word = 0
-            }
-        }
+        var words: [UInt64] = [0, 0, 0, 0]
+        for (offset, byte) in bytes.enumerated() { words[offset / 8] |= UInt64(byte) << (8 * UInt64(offset % 8)) }
         self.init(words: words)
     }
 

@@ -267,7 +267,7 @@ public enum VersionHasher {
             names.append(entity.name)
         }
         writer.start()
-        let order = names.positionsInNameOrder(firstOfEachName: true)
+        let order = names.positionsInNameOrder()
         names.withNames { name in
             for position in order {
                 writer.append(name(position))

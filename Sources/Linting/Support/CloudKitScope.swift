@@ -35,21 +35,6 @@ struct CloudKitScope {
         attributePositions = attributes
         relationshipPositions = relationships
     }
-
-    /// The synced entities themselves.
-    func entities(in model: Model) -> [Entity] {
-        entityIndexes.map { model.entities[$0] }
-    }
-
-    /// The synced relationships whose traits pass `test`, in scope order.
-    func relationships(in model: Model, where test: (RelationshipTraits) -> Bool) -> [DeclaredRelationship] {
-        relationshipPositions.filter { test(model.traits(ofRelationshipAt: $0)) }.map { DeclaredRelationship($0, in: model) }
-    }
-
-    /// The synced attributes whose traits pass `test`, in scope order.
-    func attributes(in model: Model, where test: (AttributeTraits) -> Bool) -> [DeclaredAttribute] {
-        attributePositions.filter { test(model.traits(ofAttributeAt: $0)) }.map { DeclaredAttribute($0, in: model) }
-    }
 }
 
 extension DeclaredRelationship {
@@ -82,17 +67,18 @@ enum CloudKitSources {
 
 extension LintedModel {
     /// The entities NSPersistentCloudKitContainer syncs (see `CloudKitScope`).
-    var cloudKitEntities: [Entity] { cloudKitScope.entities(in: model) }
+    var cloudKitEntities: [Entity] { cloudKitScope.entityIndexes.map { model.entities[$0] } }
 
     /// The relationships the synced entities declare or inherit (each declaration once) whose
-    /// traits pass `test`.
+    /// traits pass `test`, in scope order.
     func cloudKitRelationships(where test: (RelationshipTraits) -> Bool) -> [DeclaredRelationship] {
-        cloudKitScope.relationships(in: model, where: test)
+        cloudKitScope.relationshipPositions.filter { test(model.traits(ofRelationshipAt: $0)) }
+            .map { DeclaredRelationship($0, in: model) }
     }
 
     /// The attributes the synced entities declare or inherit (each declaration once) whose
-    /// traits pass `test`.
+    /// traits pass `test`, in scope order.
     func cloudKitAttributes(where test: (AttributeTraits) -> Bool) -> [DeclaredAttribute] {
-        cloudKitScope.attributes(in: model, where: test)
+        cloudKitScope.attributePositions.filter { test(model.traits(ofAttributeAt: $0)) }.map { DeclaredAttribute($0, in: model) }
     }
 }

@@ -5,21 +5,18 @@ struct DeclaredAttribute: Sendable {
     var ownerName: String
     var attribute: Attribute
 
-    /// The attribute at `position` of the model's entities.
-    init(_ position: AttributePosition, in model: Model) {
-        self.init(ownerName: model.nameOfEntity(at: position.entityIndex), attribute: model.attribute(at: position))
-    }
-
-    init(ownerName: String, attribute: Attribute) {
-        self.ownerName = ownerName
-        self.attribute = attribute
-    }
-
     var qualifiedName: String { "\(ownerName).\(attribute.name)" }
 
     func violation(_ message: String, suggestion: String? = nil) -> Violation {
         Violation(message: message, location: attribute.location, entityName: ownerName,
                   propertyName: attribute.name, suggestion: suggestion)
+    }
+}
+
+extension DeclaredAttribute {
+    /// The attribute at `position` of the model's entities.
+    init(_ position: AttributePosition, in model: Model) {
+        self.init(ownerName: model.nameOfEntity(at: position.entityIndex), attribute: model.attribute(at: position))
     }
 }
 

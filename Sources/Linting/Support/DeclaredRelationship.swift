@@ -8,18 +8,6 @@ struct DeclaredRelationship: Sendable {
     /// Where the model declares it; nil only for a relationship that is not the model's own.
     var position: RelationshipPosition?
 
-    init(entity: Entity, relationship: Relationship, position: RelationshipPosition?) {
-        self.entity = entity
-        self.relationship = relationship
-        self.position = position
-    }
-
-    /// The relationship at `position` in `model`, with the entity declaring it.
-    init(_ position: RelationshipPosition, in model: Model) {
-        self.init(entity: model.entities[position.entityIndex], relationship: model.relationship(at: position),
-                  position: position)
-    }
-
     var qualifiedName: String { "\(entity.name).\(relationship.name)" }
 
     /// Identifies the declaration: its position, cheap to hash, when the model declares it.
@@ -31,6 +19,14 @@ struct DeclaredRelationship: Sendable {
     enum Key: Hashable, Sendable {
         case position(RelationshipPosition)
         case name(entityName: String, relationshipName: String, location: SourceLocation)
+    }
+}
+
+extension DeclaredRelationship {
+    /// The relationship at `position` in `model`, with the entity declaring it.
+    init(_ position: RelationshipPosition, in model: Model) {
+        self.init(entity: model.entities[position.entityIndex], relationship: model.relationship(at: position),
+                  position: position)
     }
 }
 
