@@ -84,8 +84,9 @@ public struct ModelDigest: Hashable, Sendable, CustomStringConvertible {
     public var description: String { base64 }
 }
 
-/// Standard base64 (RFC 4648 §4, with padding), without Foundation: the hashes are written
-/// and read in this form only.
+/// Standard base64 (RFC 4648 §4, with padding), by hand: Foundation's `Data(base64Encoded:)` on
+/// Linux decodes malformed text ("QU=D", "====", a misplaced "="), and a lock file's hash must be
+/// refused, not misread (its encoder is also slower).
 enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
