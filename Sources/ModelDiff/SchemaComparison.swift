@@ -108,7 +108,7 @@ struct SchemaComparison {
             var starts = [0]
             for run in 0..<runCount { starts.append(starts[run] + runs[run]!.count) }
             result = [SchemaChange](unsafeUninitializedCapacity: starts[runCount] + removedIndexes.count) { buffer, initializedCount in
-                let joined = JoinedRuns(buffer: buffer)
+                let joined = DisjointWrites(buffer)
                 ConcurrentWork.perform(iterations: runCount) { [starts] run in
                     // Taken out of its slot, the run is freed here, when this task ends.
                     let changesOfRun = runs[run]!
@@ -134,12 +134,6 @@ struct SchemaComparison {
         let olderHashes = hashes[0]!, newerHashes = hashes[1]!
         reconcileWithHashes(&result, olderHashes: olderHashes, newerHashes: newerHashes)
         return (result, entityHashChanges(olderHashes: olderHashes, newerHashes: newerHashes))
-    }
-
-    /// The joined changes of all runs: each task initializes only its own run's part of the
-    /// buffer, and the buffer is read after every task has finished.
-    private struct JoinedRuns: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<SchemaChange>
     }
 
     /// The changes of the newer entities at `range`, in order: each entity added, or compared

@@ -70,28 +70,18 @@ extension VersionHasher {
                 ownHashes(of: entities[index], in: model, withRow: inHierarchy[index], scratch: &scratch)
             }
         }
-        let slots = UnsafeMutablePointer<OwnHashes>.allocate(capacity: count)
-        defer { slots.deallocate() }
-        let shared = SharedSlots(base: slots)
         let chunkCount = 16
-        ConcurrentWork.perform(iterations: chunkCount) { chunk in
-            var scratch = Scratch()
-            let range = (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount)
-            for index in range {
-                (shared.base + index).initialize(to: ownHashes(of: entities[index], in: model, withRow: inHierarchy[index],
-                                                               scratch: &scratch))
+        return [OwnHashes](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            let shared = DisjointWrites(buffer)
+            ConcurrentWork.perform(iterations: chunkCount) { chunk in
+                var scratch = Scratch()
+                for index in (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount) {
+                    (shared.buffer.baseAddress! + index).initialize(
+                        to: ownHashes(of: entities[index], in: model, withRow: inHierarchy[index], scratch: &scratch))
+                }
             }
+            initializedCount = count
         }
-        var result: [OwnHashes] = []
-        result.reserveCapacity(count)
-        for index in 0..<count { result.append((slots + index).move()) }
-        return result
-    }
-
-    /// Where each worker of `ownHashesOfEveryEntity` writes its entities' results: every slot
-    /// is written by exactly one worker, and read after all have finished.
-    struct SharedSlots: @unchecked Sendable {
-        let base: UnsafeMutablePointer<OwnHashes>
     }
 
     static func ownHashes(of entity: Entity, in model: Model, withRow: Bool, scratch: inout Scratch) -> OwnHashes {
