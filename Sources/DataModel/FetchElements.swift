@@ -5,6 +5,15 @@ public struct FetchRequest: Hashable, Sendable {
     public var predicateString: String?
     public var xmlAttributes: XMLAttributes
     public var location: SourceLocation
+
+    public init(name: String, entityName: String?, predicateString: String? = nil,
+                xmlAttributes: XMLAttributes = XMLAttributes(), location: SourceLocation) {
+        self.name = name
+        self.entityName = entityName
+        self.predicateString = predicateString
+        self.xmlAttributes = xmlAttributes
+        self.location = location
+    }
 }
 
 /// A `<fetchedProperty>`: a weak, one-way, lazily evaluated property backed by a fetch.
@@ -15,6 +24,17 @@ public struct FetchedProperty: Hashable, Sendable {
     public var userInfo: UserInfo
     public var xmlAttributes: XMLAttributes
     public var location: SourceLocation
+
+    public init(name: String, isOptional: Bool = true, fetchRequest: FetchRequest? = nil,
+                userInfo: UserInfo = UserInfo(), xmlAttributes: XMLAttributes = XMLAttributes(),
+                location: SourceLocation) {
+        self.name = name
+        self.isOptional = isOptional
+        self.fetchRequest = fetchRequest
+        self.userInfo = userInfo
+        self.xmlAttributes = xmlAttributes
+        self.location = location
+    }
 }
 
 /// A `<fetchIndex>` and its `<fetchIndexElement>`s.
@@ -71,6 +91,11 @@ public struct UniquenessConstraint: Hashable, Sendable {
 public struct CompoundIndex: Hashable, Sendable {
     public var members: [UniquenessConstraint.Member]
     public var location: SourceLocation
+
+    public init(members: [UniquenessConstraint.Member], location: SourceLocation) {
+        self.members = members
+        self.location = location
+    }
 }
 
 /// A `<configuration>`: a named subset of entities, perhaps synced with CloudKit.
@@ -78,6 +103,10 @@ public struct Configuration: Hashable, Sendable {
     public struct Member: Hashable, Sendable {
         public var entityName: String
         public var location: SourceLocation
+        public init(entityName: String, location: SourceLocation) {
+            self.entityName = entityName
+            self.location = location
+        }
     }
 
     public var name: String
@@ -85,6 +114,15 @@ public struct Configuration: Hashable, Sendable {
     public var members: [Member]
     public var xmlAttributes: XMLAttributes
     public var location: SourceLocation
+
+    public init(name: String, usedWithCloudKit: Bool = false, members: [Member] = [],
+                xmlAttributes: XMLAttributes = XMLAttributes(), location: SourceLocation) {
+        self.name = name
+        self.usedWithCloudKit = usedWithCloudKit
+        self.members = members
+        self.xmlAttributes = xmlAttributes
+        self.location = location
+    }
 
     public var memberEntityNames: [String] { members.map(\.entityName) }
 }

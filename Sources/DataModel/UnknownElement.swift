@@ -5,4 +5,11 @@ public struct UnknownElement: Hashable, Sendable {
     public var attributes: XMLAttributes
     public var children: [UnknownElement]
     public var location: SourceLocation
+
+    public init(name: String, attributes: XMLAttributes, children: [UnknownElement] = [], location: SourceLocation) {
+        self.name = name
+        self.attributes = attributes
+        self.children = children
+        self.location = location
+    }
 }
