@@ -99,6 +99,19 @@ import Testing
         #expect(dump.standardOutput.contains("  Book (entity 1): "))
     }
 
+    /// A title holding DEL (and nothing else beyond ASCII): JSON's encoder leaves DEL raw, and a
+    /// terminal reading the dump must get it escaped, as every other terminal-acting character.
+    @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
+    func dumpEscapesDELInJSON() throws {
+        let (folder, store) = try Self.changedModel1("UPDATE ZBOOK SET ZTITLE = 'a' || char(127) || 'b'")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = Self.bookMigration.appendingPathComponent("Model.xcdatamodeld/Model1.xcdatamodel").path
+        let dump = try MomlintProcess.run(["store", "dump", store, "--model", bundle, "--format", "json"])
+        #expect(dump.status == 0, "\(dump.standardError)")
+        #expect(dump.standardOutput.contains("a\\u007fb"))
+        #expect(!dump.standardOutput.unicodeScalars.contains("\u{7F}"))
+    }
+
     @Test(.enabled(if: corpusIsPresent, "the corpus of Core Data stores is absent"))
     func dumpPrintsEveryObjectAsJSON() throws {
         let (folder, store, files) = try Self.copiedStore()

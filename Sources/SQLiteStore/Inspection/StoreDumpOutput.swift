@@ -73,8 +73,9 @@ extension SQLiteObjectStore {
             case .json:
                 try StoreDump.checkJSONCanHold(object)
                 var encoded = [UInt8](try encoder.encode(object))
-                // Only text beyond ASCII can hold what `terminalSafeJSON` rewrites.
-                if encoded.contains(where: { $0 >= 0x80 }) { encoded = Array(PrintableText.terminalSafeJSON(encoded).utf8) }
+                // Only DEL and text beyond ASCII can hold what `terminalSafeJSON` rewrites (the
+                // encoder escapes C0 itself, but not DEL).
+                if encoded.contains(where: { $0 >= 0x7F }) { encoded = Array(PrintableText.terminalSafeJSON(encoded).utf8) }
                 var indented: [UInt8] = first ? [] : Array(",\n".utf8)
                 indented.reserveCapacity(indented.count + encoded.count + encoded.count / 8)
                 var lineStart = true
