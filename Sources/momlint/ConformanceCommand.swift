@@ -121,9 +121,8 @@ struct ConformanceCommand: AsyncParsableCommand {
         for error in suite.errors { print(error, to: &standardError) }
         let selection = ScenarioSelection(suite.scenarios, filters: filters, exclusions: exclusions)
         if selection.matchesNoFilter && suite.errors.isEmpty {
-            print("error: no scenario in \(directory) matches \(filters.map { "'\($0)'" }.joined(separator: ", "))",
-                  to: &standardError)
-            throw ExitCode.inputError
+            throw ExitCode.inputError(saying: "error: no scenario in \(directory) matches "
+                + filters.map { "'\($0)'" }.joined(separator: ", "))
         }
         for exclusion in selection.unmatchedExclusions {
             print("note: --exclude '\(exclusion)' matches no scenario", to: &standardError)
