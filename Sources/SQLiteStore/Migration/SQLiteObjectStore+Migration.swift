@@ -91,8 +91,6 @@ extension SQLiteObjectStore {
     private static func describing<T>(path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as SQLiteStoreError {
-            throw error
         } catch let error as StoreMigrationError {
             throw error
         } catch {
