@@ -3,7 +3,8 @@
 /// The parser hands every attribute of a start tag over in one, and the typed fields of the
 /// model are read from it. An entity, an attribute or a relationship then keeps only those
 /// that no typed field holds: the ones the model does not know (written by a newer Xcode, or
-/// the SwiftData reader's `swiftType`), which stay available through it. The model itself,
+/// the SwiftData reader's `swiftType`), and names of Xcode's grammar the element does not use
+/// (an `inverseName` on an attribute), which stay available through it. The model itself,
 /// fetch requests, fetched properties, configurations and unknown elements keep them all.
 public struct XMLAttributes: Hashable, Sendable, Sequence {
     public struct Attribute: Hashable, Sendable {

@@ -12,7 +12,7 @@ int momlint_become_child_subreaper(void);
 /// async-signal-safe calls, so a thread reading the pipe does the work (stopping every shim).
 /// Interrupted system calls restart (SA_RESTART). Once a signal has arrived, exit() waits (a
 /// minute at most) for that thread to end the process with the signal's status. Returns 0, or
-/// -1 with errno set.
+/// -1 (errno set when a handler could not be installed).
 int momlint_forward_termination_signals(int fd);
 
 #endif
