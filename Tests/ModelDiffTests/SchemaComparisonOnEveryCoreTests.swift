@@ -25,6 +25,8 @@ import Testing
         #expect(firstDifference == nil, "first different change: \(firstDifference.map { inTurn[$0].details } ?? "")")
         if olderSeed != newerSeed {
             #expect(inTurn.count > entities, "two seeds differ almost everywhere")
+        } else {
+            #expect(inTurn.isEmpty && hashChangesInTurn.isEmpty, "a version compared with itself changes nothing")
         }
     }
 }
