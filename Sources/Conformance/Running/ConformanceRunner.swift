@@ -40,10 +40,8 @@ public struct ConformanceRunner: Sendable {
         let started = ContinuousClock.now
         let limit = max(timeLimit, scenario.timeLimit ?? .zero)
         let verdict = await runOnOwnThread(ScenarioExecution(scenario: scenario, adapter: adapter), limit: limit)
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return ScenarioResult(scenarioID: scenario.id, adapterName: adapter.name, verdict: verdict,
-                              file: scenario.file, seconds: seconds)
+                              file: scenario.file, seconds: (ContinuousClock.now - started) / .seconds(1))
     }
 
     /// A dedicated thread rather than a task: a store that blocks (a spin, a read that never
@@ -57,9 +55,7 @@ public struct ConformanceRunner: Sendable {
             // Deep cascades are iterative, but an adapter's own code may recurse; give it room.
             thread.stackSize = 16 << 20
             thread.start()
-            let components = limit.components
-            let nanoseconds = components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit / .seconds(1)) {
                 verdict.resolve(.fail(message: "the scenario did not finish within its time limit of \(limit); "
                     + "the store was abandoned", line: nil))
             }
