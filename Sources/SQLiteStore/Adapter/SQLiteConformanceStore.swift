@@ -120,7 +120,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
             }
             // A child's save is validated against what the child sees, then goes to the
             // parent's pending changes.
-            let pushed = child == nil ? nil : store.context
+            let pushed = child.map { _ in store.context }
             do {
                 try store.save(mergePolicy: policy)
             } catch let refused as SaveFailedError {
@@ -128,11 +128,11 @@ public final class SQLiteConformanceStore: ConformanceStore {
             }
             if let child, let pushed {
                 try self.store(named: child.parent).receive(pushed)
-                return .saved
+            } else if reopensAfterEachSave {
+                // The context keeps its transient values across the save (contract §4.11);
+                // reading everything else back from the file is the point of reopening.
+                try reopen(contextName, keepingTransients: true)
             }
-            // The context keeps its transient values across the save (contract §4.11); reading
-            // everything else back from the file is the point of reopening.
-            if reopensAfterEachSave { try reopen(contextName, keepingTransients: true) }
             return .saved
         case .reset:
             store.reset()
