@@ -69,7 +69,7 @@ enum GitProcess {
         if let input, !input.isEmpty {
             let written = input.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
             guard written == input.count else {
-                closeIfOpen(outputPipe)
+                closeIfOpen(outputPipe + errorPipe)
                 return nil
             }
         }
@@ -79,8 +79,7 @@ enum GitProcess {
         let spawned = spawn(["git", "-C", folder] + arguments, standardInput: inputPipe[0],
                             standardOutput: outputPipe[1], standardError: errorPipe[1])
         guard case .success(let child) = spawned else {
-            closeIfOpen(outputPipe)
-            closeIfOpen(errorPipe)
+            closeIfOpen(outputPipe + errorPipe)
             if case .failure(let failure) = spawned {
                 return Running(failure: failure.code == ENOENT ? "git is not installed (no 'git' on PATH)"
                     : "git cannot be started: \(FileAccessError(path: "git", problem: .system(failure.code)).reason)")
