@@ -392,7 +392,6 @@ struct ScenarioParser {
         let nameNode = fields["as"]!
         let name = try newObjectName(nameNode)
         let entity = try insertableEntity(fields["entity"]!, for: [name])
-        entityOfObject[name] = entity
         let values = try attributeValues(fields["values"], of: entity)
         return .insert(entity: entity.name, object: name, values: values)
     }
@@ -409,8 +408,8 @@ struct ScenarioParser {
         return name
     }
 
-    /// The entity an insert names, when it exists and is concrete; otherwise the new objects
-    /// are marked unusable so later steps naming them are not reported again.
+    /// The entity an insert names, when it exists and is concrete, recorded as the entity of
+    /// `names`; otherwise those are marked unusable so later steps naming them are not reported again.
     private mutating func insertableEntity(_ entityNode: YAMLNode, for names: [String]) throws(ScenarioLoadError) -> Entity {
         do throws(ScenarioLoadError) {
             let entityName = try entityNode.string("'entity'")
@@ -426,6 +425,7 @@ struct ScenarioParser {
                 // A store that cannot enforce constraints refuses such a model (coredata-semantics §3).
                 use(.constraints, at: entityNode)
             }
+            for name in names { entityOfObject[name] = entity }
             return entity
         } catch {
             unusableObjects.formUnion(names)
@@ -441,7 +441,6 @@ struct ScenarioParser {
         let (prefix, count) = try generatedNames(fields)
         let names = (1...count).map { GeneratedNames.name(prefix, $0) }
         let entity = try insertableEntity(fields["entity"]!, for: names)
-        for name in names { entityOfObject[name] = entity }
         let relationshipNode = fields["relationship"]!
         let relationship = try self.relationship(try relationshipNode.string("'relationship'"),
                                                  of: names[0], at: relationshipNode)
@@ -468,7 +467,6 @@ struct ScenarioParser {
             throw error
         }
         let entity = try insertableEntity(fields["entity"]!, for: names)
-        for name in names { entityOfObject[name] = entity }
         let relationshipNode = fields["relationship"]!
         let relationship = try self.relationship(try relationshipNode.string("'relationship'"), of: object, at: relationshipNode)
         guard relationship.isToMany else {
