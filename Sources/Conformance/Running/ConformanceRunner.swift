@@ -74,10 +74,8 @@ private final class FirstVerdict: @unchecked Sendable {
     }
 
     func resolve(_ verdict: ScenarioResult.Verdict) {
-        lock.lock()
-        let pending = continuation
-        continuation = nil
-        lock.unlock()
+        // Resumed outside the lock: only the first caller finds the continuation.
+        let pending = lock.withLock { continuation.take() }
         pending?.resume(returning: verdict)
     }
 }
