@@ -221,13 +221,12 @@ final class ModelCache {
     func model(at path: String) -> Result<Model, LoadError> {
         if let known = models[path] { return known }
         let result = ModelLoader().load(paths: [path])
-        let outcome: Result<Model, LoadError>
-        if let failure = result.failures.first {
-            outcome = .failure(failure)
+        let outcome: Result<Model, LoadError> = if let failure = result.failures.first {
+            .failure(failure)
         } else if let model = result.models.first {
-            outcome = .success(model)
+            .success(model)
         } else {
-            outcome = .failure(LoadError(path: path, reason: .notAModel("no model found")))
+            .failure(LoadError(path: path, reason: .notAModel("no model found")))
         }
         models[path] = outcome
         return outcome

@@ -21,7 +21,6 @@ public struct ConformanceRunner: Sendable {
     public func run(_ scenarios: [Scenario], adapter: any StoreAdapter,
                     progress: ((Int, Int, ScenarioResult) -> Void)? = nil) async -> [ScenarioResult] {
         var results: [ScenarioResult] = []
-        results.reserveCapacity(scenarios.count)
         for (index, scenario) in scenarios.enumerated() {
             let result = await run(scenario, adapter: adapter)
             progress?(index + 1, scenarios.count, result)

@@ -139,12 +139,10 @@ public final class SQLiteConformanceStore: ConformanceStore {
             try forgetGoneObjects()
             return .done
         case .reopen:
-            isReadOnly = false
-            try reopenEveryContext()
+            try reopenEveryContext(readOnly: false)
             return .done
         case .reopenWithOptions(let options):
-            isReadOnly = options.readOnly
-            try reopenEveryContext()
+            try reopenEveryContext(readOnly: options.readOnly)
             return .done
         case .exists(let name):
             guard let id = objectsByName[name] else { return .exists(false) }
@@ -287,7 +285,8 @@ public final class SQLiteConformanceStore: ConformanceStore {
         try forgetGoneObjects()
     }
 
-    private func reopenEveryContext() throws {
+    private func reopenEveryContext(readOnly: Bool) throws {
+        isReadOnly = readOnly
         try reopen()
         for name in contexts.keys.sorted() { try reopen(name) }
         try rebuildChildren()
