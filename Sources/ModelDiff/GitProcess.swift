@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DataModel
 import Dispatch
 import Foundation
@@ -55,42 +48,33 @@ enum GitProcess {
         case .unsafe(let reason): return Running(failure: reason)
         case .usable: break
         }
-        var inputPipe: [Int32] = [-1, -1]
-        var outputPipe: [Int32] = [-1, -1]
-        var errorPipe: [Int32] = [-1, -1]
-        guard makePipe(&inputPipe) else { return nil }
-        defer { closeIfOpen(inputPipe) }
-        guard makePipe(&outputPipe) else { return nil }
-        guard makePipe(&errorPipe) else {
-            closeIfOpen(outputPipe)
+        // Git gets only the ends `spawn` hands it as 0, 1 and 2: the pipes are close-on-exec.
+        guard let inputPipe = ChildProcess.makePipe() else { return nil }
+        defer { close(inputPipe.read) }
+        let written = input?.withUnsafeBytes { write(inputPipe.write, $0.baseAddress, $0.count) }
+        close(inputPipe.write)
+        guard written == input?.count, let outputPipe = ChildProcess.makePipe() else { return nil }
+        guard let errorPipe = ChildProcess.makePipe() else {
+            close(outputPipe.read)
+            close(outputPipe.write)
             return nil
         }
 
-        if let input, !input.isEmpty {
-            let written = input.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
-            guard written == input.count else {
-                closeIfOpen(outputPipe)
-                return nil
-            }
-        }
-        close(inputPipe[1])
-        inputPipe[1] = -1
-
-        let spawned = spawn(["git", "-C", folder] + arguments, standardInput: inputPipe[0],
-                            standardOutput: outputPipe[1], standardError: errorPipe[1])
+        let spawned = spawn(["git", "-C", folder] + arguments, standardInput: inputPipe.read,
+                            standardOutput: outputPipe.write, standardError: errorPipe.write)
+        // The child holds its own copies; ours must be closed for `finish` to see the end.
+        close(outputPipe.write)
+        close(errorPipe.write)
         guard case .success(let child) = spawned else {
-            closeIfOpen(outputPipe)
-            closeIfOpen(errorPipe)
+            close(outputPipe.read)
+            close(errorPipe.read)
             if case .failure(let failure) = spawned {
                 return Running(failure: failure.code == ENOENT ? "git is not installed (no 'git' on PATH)"
                     : "git cannot be started: \(FileAccessError(path: "git", problem: .system(failure.code)).reason)")
             }
             return nil
         }
-        // The child holds its own copies; ours must be closed for `finish` to see the end.
-        close(outputPipe[1])
-        close(errorPipe[1])
-        return Running(child: child, output: outputPipe[0], errors: errorPipe[0], objectLimit: objectLimit)
+        return Running(child: child, output: outputPipe.read, errors: errorPipe.read, objectLimit: objectLimit)
     }
 
     /// A git process started by `start`, and the read ends of its standard output and error;
@@ -257,21 +241,5 @@ enum GitProcess {
             }
             return nil
         }
-    }
-
-    /// A pipe whose ends are closed on exec: git gets only the ends `spawn` hands it as 0 and 1
-    /// (`pipe2` would do it in one call, but Darwin has none).
-    private static func makePipe(_ descriptors: inout [Int32]) -> Bool {
-        guard pipe(&descriptors) == 0 else { return false }
-        for descriptor in descriptors where fcntl(descriptor, F_SETFD, FD_CLOEXEC) != 0 {
-            closeIfOpen(descriptors)
-            descriptors = [-1, -1]
-            return false
-        }
-        return true
-    }
-
-    private static func closeIfOpen(_ descriptors: [Int32]) {
-        for descriptor in descriptors where descriptor >= 0 { close(descriptor) }
     }
 }

@@ -163,7 +163,7 @@ final class ShimConnection: @unchecked Sendable {
     }
 
     static func describe(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration / .seconds(1)
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }

@@ -62,8 +62,6 @@ final class ShimPool: @unchecked Sendable {
     /// Takes back a shim whose store closed cleanly; a broken one is dropped (it is stopped).
     func checkIn(_ connection: ShimConnection) {
         guard !connection.isBroken else { return }
-        lock.lock()
-        idle.append(connection)
-        lock.unlock()
+        lock.withLock { idle.append(connection) }
     }
 }

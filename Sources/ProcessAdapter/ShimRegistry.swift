@@ -1,11 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Every shim this process started and has not reaped, and how to stop a shim's whole family.
 ///
@@ -41,21 +34,15 @@ final class ShimRegistry: @unchecked Sendable {
 
     /// From now on every shim is stopped as soon as it starts: for the end of the process.
     func stopForGood() {
-        lock.lock()
-        isStoppingForGood = true
-        lock.unlock()
+        lock.withLock { isStoppingForGood = true }
     }
 
     func reaped(_ pid: pid_t) {
-        lock.lock()
-        live.remove(pid)
-        lock.unlock()
+        lock.withLock { _ = live.remove(pid) }
     }
 
     var livePIDs: [pid_t] {
-        lock.lock()
-        defer { lock.unlock() }
-        return Array(live)
+        lock.withLock { Array(live) }
     }
 
     /// Sends SIGKILL to the shim `pid`, its process group and (on Linux) every descendant.

@@ -1,12 +1,6 @@
 import CProcessControl
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SafeFiles
 
 /// What momlint does when it is told to stop (SIGINT, SIGTERM, SIGHUP) while shims run.
 ///
@@ -20,14 +14,11 @@ import Darwin
 enum TerminationSignals {
     /// Installs the handlers, once, on first use; false when they cannot be installed.
     static let installed: Bool = {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return false }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let readEnd = ends[0]
-        let watcher = Thread { watch(readEnd) }
+        guard let ends = ChildProcess.makePipe() else { return false }
+        let watcher = Thread { watch(ends.read) }
         watcher.name = "momlint termination signals"
         watcher.start()
-        return momlint_forward_termination_signals(ends[1]) == 0
+        return momlint_forward_termination_signals(ends.write) == 0
     }()
 
     private static let names: [Int32: String] = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"]

@@ -271,11 +271,7 @@ struct ObjectContext {
                 return error.failure
             }
         }
-        var written = ObjectSet()
-        for id in inserted { written.insert(id) }
-        for id in changed { written.insert(id) }
-        for id in deleted { written.insert(id) }
-        lastSaved = Array(written)
+        lastSaved = Array(inserted.union(changed).union(deleted))
         purgeDeletedObjects()
         saved = graph
         inserted.removeAll()

@@ -22,6 +22,13 @@ struct ObjectSet: Sequence, Equatable {
         return (true, id)
     }
 
+    /// The members of either set.
+    func union(_ other: ObjectSet) -> ObjectSet {
+        var result = self
+        for id in other { result.insert(id) }
+        return result
+    }
+
     mutating func remove(_ id: ObjectID) {
         guard contains(id) else { return }
         flags[id] = false

@@ -168,11 +168,8 @@ public final class ReferenceStore: ConformanceStore {
         let response = try handle(request, in: box)
         if several {
             // What the context changed, it now holds as its own.
-            var context = box.context
-            for id in context.inserted { context.registered.insert(id) }
-            for id in context.changed { context.registered.insert(id) }
-            for id in context.deleted { context.registered.insert(id) }
-            box.context = context
+            let context = box.context
+            box.context.registered = context.registered.union(context.inserted).union(context.changed).union(context.deleted)
         }
         return response
     }

@@ -42,7 +42,7 @@ public struct CascadeComparison: Sendable {
                 let elapsed = try ContinuousClock().measure { try fixture.deleteRoot() }
                 let remaining = try fixture.remainingObjects()
                 if remaining == 0 {
-                    measurement.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    measurement.seconds = elapsed / .seconds(1)
                 } else {
                     measurement.failure = "\(remaining) of \(shape.objectCount) objects were left behind"
                 }

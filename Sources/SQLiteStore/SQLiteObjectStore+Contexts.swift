@@ -23,10 +23,7 @@ extension SQLiteObjectStore {
     public func validate(_ value: AttributeValue, for attribute: String, of object: ObjectID) throws -> [ValidationFailure] {
         try inDatabase { db in
             let entity = schema.entities[try context.liveState(object, db).entity]
-            guard case .attribute(let slot)? = entity.slotsByName[attribute] else {
-                throw SQLiteStoreError(.noSuchProperty, "'\(entity.name)' has no attribute '\(attribute)'")
-            }
-            let mapping = entity.attributes[slot]
+            let mapping = entity.attributes[try attributeSlot(attribute, of: entity)]
             let typed: AttributeValue
             do {
                 typed = try value.coerced(to: mapping.type)
@@ -63,9 +60,7 @@ extension SQLiteObjectStore {
     /// saved; `FetchRequest.execute` filters, sorts and pages them. `name` gives a to-one
     /// destination's name for a predicate comparing it.
     public func execute(_ request: Conformance.FetchRequest, name: (ObjectID) -> String?) throws -> [ObjectID] {
-        guard let entity = schema.entity(named: request.entity) else {
-            throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(request.entity)'")
-        }
+        let entity = try entityMapping(named: request.entity)
         func run(_ context: inout ObjectContext, _ db: Database) throws -> [ObjectID] {
             let candidates = try context.fetch(entity, where: [], db)
             var states: [ObjectID: ObjectState] = [:]

@@ -176,9 +176,7 @@ public final class SQLiteObjectStore {
     }
 
     private func insertObject(_ entityName: String, values: [String: AttributeValue]) throws -> ObjectID {
-        guard let entity = schema.entity(named: entityName) else {
-            throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
-        }
+        let entity = try entityMapping(named: entityName)
         guard !entity.isAbstract else {
             throw SQLiteStoreError(.invalidRequest, "'\(entityName)' is abstract; insert one of its sub-entities")
         }
@@ -312,9 +310,7 @@ public final class SQLiteObjectStore {
     /// The live objects of the entity and its sub-entities whose attributes equal `matching`,
     /// by primary key.
     public func fetch(_ entityName: String, matching: [String: AttributeValue] = [:]) throws -> [ObjectID] {
-        guard let entity = schema.entity(named: entityName) else {
-            throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
-        }
+        let entity = try entityMapping(named: entityName)
         var conditions: [(slot: Int, value: AttributeValue)] = []
         for (name, value) in matching {
             let slot = try attributeSlot(name, of: entity)
@@ -354,9 +350,7 @@ public final class SQLiteObjectStore {
 
     /// How many saved objects of the entity and its sub-entities the file holds.
     public func savedCount(_ entityName: String) throws -> Int {
-        guard let entity = schema.entity(named: entityName) else {
-            throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(entityName)'")
-        }
+        let entity = try entityMapping(named: entityName)
         return try readingSaved { context, db in try context.fetch(entity, where: [], db).count }
     }
 
@@ -406,7 +400,15 @@ public final class SQLiteObjectStore {
         }
     }
 
-    private func attributeSlot(_ name: String, of entity: EntityMapping) throws -> Int {
+    /// The entity a request names.
+    func entityMapping(named name: String) throws -> EntityMapping {
+        guard let entity = schema.entity(named: name) else {
+            throw SQLiteStoreError(.noSuchProperty, "the model has no entity '\(name)'")
+        }
+        return entity
+    }
+
+    func attributeSlot(_ name: String, of entity: EntityMapping) throws -> Int {
         guard case .attribute(let slot)? = entity.slotsByName[name] else {
             throw SQLiteStoreError(.noSuchProperty, "'\(entity.name)' has no attribute '\(name)'")
         }

@@ -66,6 +66,19 @@ public enum ChildProcess {
         return status == 0 ? .success(child) : .failure(SpawnFailure(code: status))
     }
 
+    /// A pipe whose two ends are closed on exec, so that no child process inherits them but
+    /// through `spawn`'s duplicates (`pipe2` would do it in one call, but Darwin has none); nil
+    /// when it cannot be made.
+    public static func makePipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        guard ends.allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }) else {
+            ends.forEach { close($0) }
+            return nil
+        }
+        return (ends[0], ends[1])
+    }
+
     /// This process's environment as `spawn` takes it, less the variable `prefix` (e.g.
     /// "NAME=") names, if any. The strings are the process's own, not copies: read straight
     /// from `environ` rather than through `ProcessInfo.environment`, whose dictionary of the

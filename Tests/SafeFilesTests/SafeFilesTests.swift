@@ -195,3 +195,22 @@ final class Scratch {
         #expect(canonicalPath(of: scratch.path + "/missing") == nil)
     }
 }
+
+@Suite struct ChildProcessPipeTests {
+    /// Both ends close on exec (no other child process inherits them), and bytes written to one
+    /// end come out of the other.
+    @Test func makesAPipeClosedOnExec() throws {
+        let ends = try #require(ChildProcess.makePipe())
+        defer {
+            close(ends.read)
+            close(ends.write)
+        }
+        #expect(fcntl(ends.read, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(fcntl(ends.write, F_GETFD) & FD_CLOEXEC != 0)
+        var byte: UInt8 = 42
+        #expect(write(ends.write, &byte, 1) == 1)
+        byte = 0
+        #expect(read(ends.read, &byte, 1) == 1)
+        #expect(byte == 42)
+    }
+}

@@ -144,14 +144,9 @@ public struct ScenarioLoader {
     }
 
     static func scenarioFiles(in directory: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") {
-                files.append((directory as NSString).appendingPathComponent(relative))
-            }
-        }
-        return files.sorted()
+        let relativePaths = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
+        return relativePaths.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .map { (directory as NSString).appendingPathComponent($0) }.sorted()
     }
 }
 
@@ -226,13 +221,12 @@ final class ModelCache {
     func model(at path: String) -> Result<Model, LoadError> {
         if let known = models[path] { return known }
         let result = ModelLoader().load(paths: [path])
-        let outcome: Result<Model, LoadError>
-        if let failure = result.failures.first {
-            outcome = .failure(failure)
+        let outcome: Result<Model, LoadError> = if let failure = result.failures.first {
+            .failure(failure)
         } else if let model = result.models.first {
-            outcome = .success(model)
+            .success(model)
         } else {
-            outcome = .failure(LoadError(path: path, reason: .notAModel("no model found")))
+            .failure(LoadError(path: path, reason: .notAModel("no model found")))
         }
         models[path] = outcome
         return outcome

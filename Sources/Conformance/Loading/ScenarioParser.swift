@@ -39,6 +39,11 @@ struct ScenarioParser {
     /// The most a scenario may allow itself with `timeLimit:`, in seconds.
     static let maximumTimeLimit = 3_600
 
+    /// Records that a step uses `feature`; the first use is where a missing feature is reported.
+    private mutating func use(_ feature: Feature, at node: YAMLNode) {
+        if usedFeatures[feature] == nil { usedFeatures[feature] = node }
+    }
+
     /// Runs `body`, recording its error instead of stopping; nil when it failed.
     private mutating func attempt<T>(_ body: (inout ScenarioParser) throws(ScenarioLoadError) -> T) -> T? {
         do {
@@ -183,9 +188,9 @@ struct ScenarioParser {
                 throw parentNode.error("no context '\(parent)' is declared before '\(name)'; a parent is '\(ContextDeclaration.defaultName)' or a context listed above")
             }
             declaration.parent = parent
-            usedFeatures[.childContexts] = usedFeatures[.childContexts] ?? keyNode
+            use(.childContexts, at: keyNode)
         } else {
-            usedFeatures[.contexts] = usedFeatures[.contexts] ?? keyNode
+            use(.contexts, at: keyNode)
         }
         if let policyNode = fields["mergePolicy"] {
             declaration.mergePolicy = try mergePolicy(policyNode)
@@ -218,7 +223,7 @@ struct ScenarioParser {
 
     private mutating func mergePolicy(_ node: YAMLNode) throws(ScenarioLoadError) -> MergePolicy {
         let known: MergePolicy = try Self.oneOf(node, "'policy'", unknown: "merge policy")
-        if known != .error { usedFeatures[.mergePolicy] = usedFeatures[.mergePolicy] ?? node }
+        if known != .error { use(.mergePolicy, at: node) }
         return known
     }
 
@@ -237,8 +242,7 @@ struct ScenarioParser {
     static func isReopenWithArguments(_ node: YAMLNode) -> Bool {
         guard let pairs = node.node.mapping, pairs.count == 1, let (key, value) = pairs.first,
               key.scalar?.string == "reopen" else { return false }
-        let body = YAMLNode(node: value, file: node.file)
-        return !body.isNull && !(value.mapping?.isEmpty ?? false)
+        return !YAMLNode(node: value, file: node.file).isEmpty
     }
 
     static func resolve(_ path: String, relativeTo file: String) -> String {
@@ -257,10 +261,10 @@ struct ScenarioParser {
             case "save": return .save(policy: .error, outcome: .succeeds)
             case "reset": return .reset
             case "refreshAll":
-                usedFeatures[.refresh] = usedFeatures[.refresh] ?? node
+                use(.refresh, at: node)
                 return .refreshAll
             case "reopen":
-                usedFeatures[.reopen] = usedFeatures[.reopen] ?? node
+                use(.reopen, at: node)
                 return .reopen
             case let other:
                 throw node.error("unknown step '\(other)'; expected one of: " + Self.stepNames.joined(separator: ", "))
@@ -280,13 +284,11 @@ struct ScenarioParser {
         case "set": return try set(body)
         case "link", "unlink": return try link(body, unlinking: name == "unlink")
         case "delete":
-            let objects = try body.oneOrMany("'delete'").map { node throws(ScenarioLoadError) in
-                try knownObject(node)
-            }
+            let objects = try knownObjects(body)
             // Deleting an object with relationships runs delete rules; a store without them
             // cannot do what the scenario expects.
             if objects.contains(where: { !model!.allRelationships(of: entityOfObject[$0]!).isEmpty }) {
-                usedFeatures[.deleteRules] = usedFeatures[.deleteRules] ?? body
+                use(.deleteRules, at: body)
             }
             return .delete(objects: objects)
         case "chain": return try chain(body)
@@ -294,28 +296,28 @@ struct ScenarioParser {
         case "save": return try save(body)
         case "reopen" where body.node.mapping?.contains(where: { $0.key.scalar?.string == "readOnly" }) ?? false:
             let fields = try body.fields("'reopen'", allowed: ["readOnly"])
-            usedFeatures[.reopen] = usedFeatures[.reopen] ?? keyNode
-            usedFeatures[.storeOptions] = usedFeatures[.storeOptions] ?? keyNode
+            use(.reopen, at: keyNode)
+            use(.storeOptions, at: keyNode)
             return .reopenWithOptions(StoreOptions(readOnly: try fields["readOnly"]!.bool("'readOnly'")))
         case "reopen" where body.node.mapping.map({ !$0.isEmpty }) ?? false:
             return try reopenWithModel(body, at: keyNode)
         case "refresh":
             let fields = try body.fields("'refresh'", allowed: ["object", "mergeChanges"], required: ["object", "mergeChanges"])
-            usedFeatures[.refresh] = usedFeatures[.refresh] ?? keyNode
+            use(.refresh, at: keyNode)
             return .refresh(object: try knownObject(fields["object"]!), mergeChanges: try fields["mergeChanges"]!.bool("'mergeChanges'"))
         case "refreshAll":
-            guard body.isNull || (body.node.mapping?.isEmpty ?? false) else { throw body.error("'refreshAll' takes only 'context'") }
-            usedFeatures[.refresh] = usedFeatures[.refresh] ?? keyNode
+            guard body.isEmpty else { throw body.error("'refreshAll' takes only 'context'") }
+            use(.refresh, at: keyNode)
             return .refreshAll
         case "validate":
             return try validate(body, at: keyNode)
         case "reset", "reopen":
-            guard body.isNull || (body.node.mapping?.isEmpty ?? false) else {
+            guard body.isEmpty else {
                 throw body.error(name == "reopen"
                     ? "'reopen' takes no arguments, a mapping {model: <version>, migrate: lightweight|none, fails: <code>}, or {readOnly: true}"
                     : "'\(name)' takes no arguments")
             }
-            if name == "reopen" { usedFeatures[.reopen] = usedFeatures[.reopen] ?? keyNode }
+            if name == "reopen" { use(.reopen, at: keyNode) }
             return name == "reset" ? .reset : .reopen
         case "expect":
             let (expectations, saved) = try expectations(body)
@@ -337,8 +339,8 @@ struct ScenarioParser {
     /// keeps the version it had).
     private mutating func reopenWithModel(_ body: YAMLNode, at keyNode: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
         let fields = try body.fields("'reopen'", allowed: ["model", "migrate", "fails"], required: ["model"])
-        usedFeatures[.reopen] = usedFeatures[.reopen] ?? keyNode
-        usedFeatures[.migration] = usedFeatures[.migration] ?? keyNode
+        use(.reopen, at: keyNode)
+        use(.migration, at: keyNode)
         let migration = try fields["migrate"].map { node throws(ScenarioLoadError) -> MigrationMode in
             try Self.oneOf(node, "'migrate'", unknown: "'migrate' value")
         } ?? .lightweight
@@ -390,8 +392,7 @@ struct ScenarioParser {
         let nameNode = fields["as"]!
         let name = try newObjectName(nameNode)
         let entity = try insertableEntity(fields["entity"]!, for: [name])
-        entityOfObject[name] = entity
-        let values = try fields["values"].map { node throws(ScenarioLoadError) in try attributeValues(node, of: entity) } ?? [:]
+        let values = try attributeValues(fields["values"], of: entity)
         return .insert(entity: entity.name, object: name, values: values)
     }
 
@@ -407,8 +408,8 @@ struct ScenarioParser {
         return name
     }
 
-    /// The entity an insert names, when it exists and is concrete; otherwise the new objects
-    /// are marked unusable so later steps naming them are not reported again.
+    /// The entity an insert names, when it exists and is concrete, recorded as the entity of
+    /// `names`; otherwise those are marked unusable so later steps naming them are not reported again.
     private mutating func insertableEntity(_ entityNode: YAMLNode, for names: [String]) throws(ScenarioLoadError) -> Entity {
         do throws(ScenarioLoadError) {
             let entityName = try entityNode.string("'entity'")
@@ -418,12 +419,13 @@ struct ScenarioParser {
             guard !entity.isAbstract else {
                 throw entityNode.error("'\(entityName)' is abstract and cannot be inserted; insert one of its sub-entities")
             }
-            if entity.parentEntityName != nil { usedFeatures[.inheritance] = usedFeatures[.inheritance] ?? entityNode }
+            if entity.parentEntityName != nil { use(.inheritance, at: entityNode) }
             if model!.ancestors(of: entity).contains(where: { !$0.uniquenessConstraints.isEmpty })
                 || !entity.uniquenessConstraints.isEmpty {
                 // A store that cannot enforce constraints refuses such a model (coredata-semantics §3).
-                usedFeatures[.constraints] = usedFeatures[.constraints] ?? entityNode
+                use(.constraints, at: entityNode)
             }
+            for name in names { entityOfObject[name] = entity }
             return entity
         } catch {
             unusableObjects.formUnion(names)
@@ -439,7 +441,6 @@ struct ScenarioParser {
         let (prefix, count) = try generatedNames(fields)
         let names = (1...count).map { GeneratedNames.name(prefix, $0) }
         let entity = try insertableEntity(fields["entity"]!, for: names)
-        for name in names { entityOfObject[name] = entity }
         let relationshipNode = fields["relationship"]!
         let relationship = try self.relationship(try relationshipNode.string("'relationship'"),
                                                  of: names[0], at: relationshipNode)
@@ -447,7 +448,7 @@ struct ScenarioParser {
             throw relationshipNode.error("'\(relationship.name)' holds '\(expected)' objects; a chain links '\(entity.name)' objects to each other")
         }
         noteRelationshipFeatures(relationship, at: relationshipNode)
-        let values = try fields["values"].map { node throws(ScenarioLoadError) in try attributeValues(node, of: entity) } ?? [:]
+        let values = try attributeValues(fields["values"], of: entity)
         return .chain(entity: entity.name, prefix: prefix, count: count, relationship: relationship.name, values: values)
     }
 
@@ -466,7 +467,6 @@ struct ScenarioParser {
             throw error
         }
         let entity = try insertableEntity(fields["entity"]!, for: names)
-        for name in names { entityOfObject[name] = entity }
         let relationshipNode = fields["relationship"]!
         let relationship = try self.relationship(try relationshipNode.string("'relationship'"), of: object, at: relationshipNode)
         guard relationship.isToMany else {
@@ -476,7 +476,7 @@ struct ScenarioParser {
             throw fields["entity"]!.error("'\(relationship.name)' holds '\(expected)' objects, not '\(entity.name)'")
         }
         noteRelationshipFeatures(relationship, at: relationshipNode)
-        let values = try fields["values"].map { node throws(ScenarioLoadError) in try attributeValues(node, of: entity) } ?? [:]
+        let values = try attributeValues(fields["values"], of: entity)
         return .fanOut(object: object, relationship: relationship.name, entity: entity.name, prefix: prefix,
                        count: count, values: values)
     }
@@ -500,7 +500,7 @@ struct ScenarioParser {
     private mutating func set(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
         let fields = try body.fields("'set'", allowed: ["object", "values"], required: ["object", "values"])
         let object = try knownObject(fields["object"]!)
-        return .set(object: object, values: try attributeValues(fields["values"]!, of: entityOfObject[object]!))
+        return .set(object: object, values: try attributeValues(fields["values"], of: entityOfObject[object]!))
     }
 
     private mutating func link(_ body: YAMLNode, unlinking: Bool) throws(ScenarioLoadError) -> Step.Action {
@@ -512,9 +512,8 @@ struct ScenarioParser {
         let relationshipNode = fields["relationship"]!
         let relationship = try self.relationship(try relationshipNode.string("'relationship'"),
                                                  of: object, at: relationshipNode)
-        let destinationNodes = fields[targetKey]!.oneOrMany("'\(targetKey)'")
         var destinations: [String] = []
-        for node in destinationNodes {
+        for node in fields[targetKey]!.oneOrMany() {
             let destination = try knownObject(node)
             let destinationEntity = entityOfObject[destination]!
             if let expected = relationship.destinationEntityName,
@@ -532,17 +531,17 @@ struct ScenarioParser {
     }
 
     private mutating func noteRelationshipFeatures(_ relationship: Relationship, at node: YAMLNode) {
-        if relationship.isOrdered { usedFeatures[.ordered] = usedFeatures[.ordered] ?? node }
+        if relationship.isOrdered { use(.ordered, at: node) }
         if relationship.isToMany, model!.inverse(of: relationship)?.isToMany == true {
-            usedFeatures[.manyToMany] = usedFeatures[.manyToMany] ?? node
+            use(.manyToMany, at: node)
         }
         if relationship.deletionRule == .noAction || model!.inverse(of: relationship)?.deletionRule == .noAction {
-            usedFeatures[.noAction] = usedFeatures[.noAction] ?? node
+            use(.noAction, at: node)
         }
     }
 
     private mutating func save(_ body: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
-        if body.isNull || (body.node.mapping?.isEmpty ?? false) { return .save(policy: contextMergePolicy, outcome: .succeeds) }
+        if body.isEmpty { return .save(policy: contextMergePolicy, outcome: .succeeds) }
         let fields = try body.fields("'save'", allowed: ["policy", "fails", "object", "key", "details", "value", "objects"])
         var policy = contextMergePolicy
         if let node = fields["policy"] { policy = try mergePolicy(node) }
@@ -552,17 +551,9 @@ struct ScenarioParser {
             }
             return .save(policy: policy, outcome: .succeeds)
         }
-        var failure = ExpectedFailure(code: try failsNode.int("'fails' (a Core Data error code)"))
-        noteFeatures(ofCode: failure.code, at: failsNode)
-        failure.object = try fields["object"].map { node throws(ScenarioLoadError) in try knownObject(node) }
-        failure.key = try fields["key"].map { node throws(ScenarioLoadError) in try node.string("'key'") }
-        if let detailsNode = fields["details"] {
-            failure.details = try detailsNode.sequence("'details'").map { node throws(ScenarioLoadError) in
-                try detail(node)
-            }
-        }
-        try readDetails(of: &failure, from: fields)
-        return .save(policy: policy, outcome: .fails(failure))
+        let code = try failsNode.int("'fails' (a Core Data error code)")
+        noteFeatures(ofCode: code, at: failsNode)
+        return .save(policy: policy, outcome: .fails(try expectedFailure(code: code, fields)))
     }
 
     /// `validate: {object, key, value, fails, details}`: `validateValue(_:forKey:)` of `value`
@@ -570,7 +561,7 @@ struct ScenarioParser {
     private mutating func validate(_ body: YAMLNode, at keyNode: YAMLNode) throws(ScenarioLoadError) -> Step.Action {
         let fields = try body.fields("'validate'", allowed: ["object", "key", "value", "fails", "details"],
                                      required: ["object", "key", "value"])
-        usedFeatures[.validate] = usedFeatures[.validate] ?? keyNode
+        use(.validate, at: keyNode)
         let object = try knownObject(fields["object"]!)
         let keyField = fields["key"]!
         let key = try keyField.string("'key'")
@@ -594,9 +585,7 @@ struct ScenarioParser {
             failure.object = object
             failure.key = key
         }
-        if let detailsNode = fields["details"] {
-            failure.details = try detailsNode.sequence("'details'").map { node throws(ScenarioLoadError) in try detail(node) }
-        }
+        failure.details = try details(fields["details"])
         return .validate(object: object, attribute: key, value: value, outcome: failure)
     }
 
@@ -614,7 +603,7 @@ struct ScenarioParser {
         case CoreDataErrorCode.fileWriteNoPermission: feature = .storeOptions
         default: feature = nil
         }
-        if let feature { usedFeatures[feature] = usedFeatures[feature] ?? node }
+        if let feature { use(feature, at: node) }
     }
 
     /// One entry of `details`: a code, or `{code, object, key}`.
@@ -625,19 +614,26 @@ struct ScenarioParser {
             return ExpectedFailure(code: code)
         }
         let fields = try node.fields("a detail", allowed: ["code", "object", "key", "value", "objects"], required: ["code"])
-        noteFeatures(ofCode: try fields["code"]!.int("'code'"), at: fields["code"]!)
-        var failure = ExpectedFailure(
-            code: try fields["code"]!.int("'code'"),
-            object: try fields["object"].map { node throws(ScenarioLoadError) in try knownObject(node) },
-            key: try fields["key"].map { node throws(ScenarioLoadError) in try node.string("'key'") })
-        try readDetails(of: &failure, from: fields)
-        return failure
+        let codeNode = fields["code"]!
+        let code = try codeNode.int("'code'")
+        noteFeatures(ofCode: code, at: codeNode)
+        return try expectedFailure(code: code, fields)
     }
 
-    /// `value` (the value that failed, read as the type of `object.key` when both are given)
-    /// and `objects` (every object of a uniqueness conflict).
-    private mutating func readDetails(of failure: inout ExpectedFailure,
-                                      from fields: [String: YAMLNode]) throws(ScenarioLoadError) {
+    /// `details: [...]`, the failures a multiple-errors failure holds; nil when not given.
+    private mutating func details(_ node: YAMLNode?) throws(ScenarioLoadError) -> [ExpectedFailure]? {
+        try node?.sequence("'details'").map { node throws(ScenarioLoadError) in try detail(node) }
+    }
+
+    /// The failure `code` as the fields of a failing `save` or of one of its `details` describe
+    /// it: `object`, `key`, `details`, `value` (the value that failed, read as the type of
+    /// `object.key` when both are given) and `objects` (every object of a uniqueness conflict).
+    private mutating func expectedFailure(code: Int, _ fields: [String: YAMLNode]) throws(ScenarioLoadError) -> ExpectedFailure {
+        var failure = ExpectedFailure(
+            code: code,
+            object: try fields["object"].map { node throws(ScenarioLoadError) in try knownObject(node) },
+            key: try fields["key"].map { node throws(ScenarioLoadError) in try node.string("'key'") },
+            details: try details(fields["details"]))
         if let node = fields["value"] {
             var value = try node.attributeValue("'value'")
             if let object = failure.object, let key = failure.key,
@@ -649,12 +645,13 @@ struct ScenarioParser {
                 }
             }
             failure.value = value
-            usedFeatures[.errorValues] = usedFeatures[.errorValues] ?? node
+            use(.errorValues, at: node)
         }
         if let node = fields["objects"] {
             failure.objects = try node.sequence("'objects'").map { node throws(ScenarioLoadError) in try knownObject(node) }
-            usedFeatures[.conflictObjects] = usedFeatures[.conflictObjects] ?? node
+            use(.conflictObjects, at: node)
         }
+        return failure
     }
 
     // MARK: Expectations
@@ -670,11 +667,9 @@ struct ScenarioParser {
             switch key {
             case "saved":
                 saved = try value.bool("'saved'")
-                if saved { usedFeatures[.savedState] = usedFeatures[.savedState] ?? keyNode }
+                if saved { use(.savedState, at: keyNode) }
             case "exists", "gone":
-                let names = try value.oneOrMany("'\(key)'").map { node throws(ScenarioLoadError) in
-                    try knownObject(node, inAnyVersion: true)
-                }
+                let names = try knownObjects(value, inAnyVersion: true)
                 result.append(key == "exists" ? .exists(names) : .gone(names))
             case "count":
                 for (entityName, entityNode, countNode) in try value.mapping("'count'") {
@@ -697,9 +692,7 @@ struct ScenarioParser {
                     }
                     let object = try knownObject(parts[0], at: pathNode)
                     _ = try relationship(parts[1], of: object, at: pathNode)
-                    let objects = objectsNode.isNull ? [] : try objectsNode.oneOrMany("objects").map {
-                        node throws(ScenarioLoadError) in try knownObject(node)
-                    }
+                    let objects = try knownObjects(objectsNode, nullMeansNone: true)
                     result.append(key == "related"
                         ? .related(object: object, relationship: parts[1], objects: objects)
                         : .relatedIncludes(object: object, relationship: parts[1], objects: objects))
@@ -711,26 +704,22 @@ struct ScenarioParser {
                 }
                 guard candidates.count >= 2 else { throw fields["of"]!.error("'of' needs two or more objects") }
                 let entity = entityOfObject[candidates[0]]!
-                let values = try fields["values"].map { node throws(ScenarioLoadError) in try attributeValues(node, of: entity) } ?? [:]
-                result.append(.exactlyOne(of: candidates, values: values))
+                result.append(.exactlyOne(of: candidates, values: try attributeValues(fields["values"], of: entity)))
             case "hasChanges":
-                usedFeatures[.changeTracking] = usedFeatures[.changeTracking] ?? keyNode
+                use(.changeTracking, at: keyNode)
                 result.append(.hasChanges(try value.bool("'hasChanges'")))
             case "inserted", "updated", "deleted":
-                usedFeatures[.changeTracking] = usedFeatures[.changeTracking] ?? keyNode
-                let names = value.isNull ? [] : try value.oneOrMany("'\(key)'").map { node throws(ScenarioLoadError) in
-                    try knownObject(node)
-                }
-                result.append(.changeSet(ChangeKind(rawValue: key)!, objects: names))
+                use(.changeTracking, at: keyNode)
+                result.append(.changeSet(ChangeKind(rawValue: key)!, objects: try knownObjects(value, nullMeansNone: true)))
             case "isDeleted":
-                usedFeatures[.changeTracking] = usedFeatures[.changeTracking] ?? keyNode
+                use(.changeTracking, at: keyNode)
                 for (object, objectNode, flag) in try value.mapping("'isDeleted'") {
                     _ = try knownObject(objectNode)
                     result.append(.isDeleted(object: object, try flag.bool("'isDeleted'")))
                 }
             case "fetch":
-                usedFeatures[.fetchRequests] = usedFeatures[.fetchRequests] ?? keyNode
-                for node in value.oneOrMany("'fetch'") { result.append(try fetch(node)) }
+                use(.fetchRequests, at: keyNode)
+                for node in value.oneOrMany() { result.append(try fetch(node)) }
             default:
                 throw keyNode.error("unknown expectation '\(key)'; expected one of: "
                     + Self.expectationKeys.joined(separator: ", "))
@@ -776,7 +765,7 @@ struct ScenarioParser {
             }
         }
         if let sortNode = fields["sortBy"] {
-            for item in sortNode.oneOrMany("'sortBy'") {
+            for item in sortNode.oneOrMany() {
                 var descriptor: SortDescriptor
                 if item.node.scalar != nil {
                     descriptor = SortDescriptor(key: try item.string("a sort key"))
@@ -801,11 +790,7 @@ struct ScenarioParser {
             }
             request[keyPath: keyPath] = count
         }
-        let resultNode = fields["result"]!
-        let names = resultNode.isNull ? [] : try resultNode.oneOrMany("'result'").map { node throws(ScenarioLoadError) in
-            try knownObject(node)
-        }
-        return .fetch(request, objects: names)
+        return .fetch(request, objects: try knownObjects(fields["result"]!, nullMeansNone: true))
     }
 
     /// Why a key path does not fit the entity: each step but the last a to-one relationship,
@@ -843,6 +828,14 @@ struct ScenarioParser {
         try knownObject(try node.string("an object name"), at: node, inAnyVersion: inAnyVersion)
     }
 
+    /// The objects a list, or a single name, names (`knownObject`); with `nullMeansNone`, `~`
+    /// names none.
+    private func knownObjects(_ node: YAMLNode, nullMeansNone: Bool = false,
+                              inAnyVersion: Bool = false) throws(ScenarioLoadError) -> [String] {
+        if nullMeansNone && node.isNull { return [] }
+        return try node.oneOrMany().map { node throws(ScenarioLoadError) in try knownObject(node, inAnyVersion: inAnyVersion) }
+    }
+
     private func knownObject(_ name: String, at node: YAMLNode, inAnyVersion: Bool = false) throws(ScenarioLoadError) -> String {
         if unusableObjects.contains(name) {
             var error = node.error("'\(name)' was not inserted (see the error above)")
@@ -868,8 +861,11 @@ struct ScenarioParser {
         return relationship
     }
 
-    private mutating func attributeValues(_ node: YAMLNode, of entity: Entity) throws(ScenarioLoadError) -> [String: AttributeValue] {
+    /// The attribute values of a `values:` mapping, each read as its attribute's type; none
+    /// when the step has no `values`.
+    private mutating func attributeValues(_ node: YAMLNode?, of entity: Entity) throws(ScenarioLoadError) -> [String: AttributeValue] {
         var values: [String: AttributeValue] = [:]
+        guard let node else { return values }
         for (name, keyNode, valueNode) in try node.mapping("'values'") {
             guard let attribute = model!.property(named: name, in: entity)?.asAttribute,
                   let type = attribute.attributeType else {
@@ -880,7 +876,7 @@ struct ScenarioParser {
             } catch {
                 throw valueNode.error("'\(entity.name).\(name)' is \(type.xmlName): \(error)")
             }
-            if type == .date && values[name] != .null { usedFeatures[.dates] = usedFeatures[.dates] ?? valueNode }
+            if type == .date && values[name] != .null { use(.dates, at: valueNode) }
         }
         return values
     }

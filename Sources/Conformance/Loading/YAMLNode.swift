@@ -52,8 +52,8 @@ struct YAMLNode {
     }
 
     /// A list, or a single item standing for a list of one.
-    func oneOrMany(_ what: String) -> [YAMLNode] {
-        (try? sequence(what)) ?? [self]
+    func oneOrMany() -> [YAMLNode] {
+        node.sequence.map { $0.map { YAMLNode(node: $0, file: file) } } ?? [self]
     }
 
     func string(_ what: String) throws(ScenarioLoadError) -> String {
@@ -77,6 +77,11 @@ struct YAMLNode {
 
     var isNull: Bool {
         node.scalar != nil && node.tag.rawValue == Tag.Name.null.rawValue
+    }
+
+    /// Null or an empty mapping: a step written with nothing after its name.
+    var isEmpty: Bool {
+        isNull || (node.mapping?.isEmpty ?? false)
     }
 
     /// A scalar read as an attribute value by its YAML type: null, boolean, integer, float, or

@@ -21,7 +21,6 @@ public struct ConformanceRunner: Sendable {
     public func run(_ scenarios: [Scenario], adapter: any StoreAdapter,
                     progress: ((Int, Int, ScenarioResult) -> Void)? = nil) async -> [ScenarioResult] {
         var results: [ScenarioResult] = []
-        results.reserveCapacity(scenarios.count)
         for (index, scenario) in scenarios.enumerated() {
             let result = await run(scenario, adapter: adapter)
             progress?(index + 1, scenarios.count, result)
@@ -40,10 +39,8 @@ public struct ConformanceRunner: Sendable {
         let started = ContinuousClock.now
         let limit = max(timeLimit, scenario.timeLimit ?? .zero)
         let verdict = await runOnOwnThread(ScenarioExecution(scenario: scenario, adapter: adapter), limit: limit)
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return ScenarioResult(scenarioID: scenario.id, adapterName: adapter.name, verdict: verdict,
-                              file: scenario.file, seconds: seconds)
+                              file: scenario.file, seconds: (ContinuousClock.now - started) / .seconds(1))
     }
 
     /// A dedicated thread rather than a task: a store that blocks (a spin, a read that never
@@ -57,9 +54,7 @@ public struct ConformanceRunner: Sendable {
             // Deep cascades are iterative, but an adapter's own code may recurse; give it room.
             thread.stackSize = 16 << 20
             thread.start()
-            let components = limit.components
-            let nanoseconds = components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit / .seconds(1)) {
                 verdict.resolve(.fail(message: "the scenario did not finish within its time limit of \(limit); "
                     + "the store was abandoned", line: nil))
             }
@@ -78,10 +73,8 @@ private final class FirstVerdict: @unchecked Sendable {
     }
 
     func resolve(_ verdict: ScenarioResult.Verdict) {
-        lock.lock()
-        let pending = continuation
-        continuation = nil
-        lock.unlock()
+        // Resumed outside the lock: only the first caller finds the continuation.
+        let pending = lock.withLock { continuation.take() }
         pending?.resume(returning: verdict)
     }
 }

@@ -19,29 +19,29 @@ struct ScenarioExecution {
         let current = CurrentModel(model: scenario.model)
         for declaration in scenario.contexts {
             do {
-                let request = StoreRequest.addContext(name: declaration.name, parent: declaration.parent)
-                let response = try store.perform(request)
-                guard response == .done else { throw unexpected(response, to: request) }
-            } catch let failure as StepFailure {
-                return .fail(message: "creating context '\(declaration.name)': \(failure.message)", line: nil)
-            } catch let error as StoreAdapterError {
-                return .fail(message: "creating context '\(declaration.name)': \(error.verdictText)", line: nil)
+                try expectDone(ContextStore(store: store, context: nil),
+                               .addContext(name: declaration.name, parent: declaration.parent))
             } catch {
-                return .fail(message: "creating context '\(declaration.name)': the store threw: \(error)", line: nil)
+                return .fail(message: "creating context '\(declaration.name)': \(Self.verdictText(of: error))", line: nil)
             }
         }
         for step in scenario.steps {
             do {
                 try perform(step, on: store, current: current)
-            } catch let failure as StepFailure {
-                return .fail(message: "\(step): \(failure.message)", line: step.line)
-            } catch let error as StoreAdapterError {
-                return .fail(message: "\(step): \(error.verdictText)", line: step.line)
             } catch {
-                return .fail(message: "\(step): the store threw: \(error)", line: step.line)
+                return .fail(message: "\(step): \(Self.verdictText(of: error))", line: step.line)
             }
         }
         return .pass
+    }
+
+    /// A failure as a verdict says it: the scenario's own words, the store's error, or what it threw.
+    private static func verdictText(of error: any Error) -> String {
+        switch error {
+        case let failure as StepFailure: failure.message
+        case let error as StoreAdapterError: error.verdictText
+        default: "the store threw: \(error)"
+        }
     }
 
     /// The model the store's data have now, and the entity of each object in it: a reopen with
@@ -250,8 +250,7 @@ struct ScenarioExecution {
                     + "but it holds \(Self.list(actual))")
             }
         case .exactlyOne(let candidates, let values):
-            var live: [String] = []
-            for candidate in candidates where try exists(candidate, in: store) { live.append(candidate) }
+            let live = try candidates.filter { try exists($0, in: store) }
             guard live.count == 1 else {
                 throw StepFailure(message: "expected exactly one of \(Self.list(candidates)) to exist, "
                     + "but \(live.isEmpty ? "none does" : Self.list(live) + " do")")

@@ -72,9 +72,7 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
         case .uuid:
             switch self {
             case .uuid(let text), .string(let text):
-                guard let uuid = UUID(uuidString: text) else {
-                    throw CoercionError(description: "'\(text)' is not a UUID")
-                }
+                guard let uuid = UUID(uuidString: text) else { throw CoercionError(description: "'\(text)' is not a UUID") }
                 return .uuid(uuid.uuidString)
             default: throw CoercionError(description: "\(self) is not a UUID string")
             }

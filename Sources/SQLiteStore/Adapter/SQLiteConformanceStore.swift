@@ -120,7 +120,7 @@ public final class SQLiteConformanceStore: ConformanceStore {
             }
             // A child's save is validated against what the child sees, then goes to the
             // parent's pending changes.
-            let pushed = child == nil ? nil : store.context
+            let pushed = child.map { _ in store.context }
             do {
                 try store.save(mergePolicy: policy)
             } catch let refused as SaveFailedError {
@@ -128,23 +128,21 @@ public final class SQLiteConformanceStore: ConformanceStore {
             }
             if let child, let pushed {
                 try self.store(named: child.parent).receive(pushed)
-                return .saved
+            } else if reopensAfterEachSave {
+                // The context keeps its transient values across the save (contract §4.11);
+                // reading everything else back from the file is the point of reopening.
+                try reopen(contextName, keepingTransients: true)
             }
-            // The context keeps its transient values across the save (contract §4.11); reading
-            // everything else back from the file is the point of reopening.
-            if reopensAfterEachSave { try reopen(contextName, keepingTransients: true) }
             return .saved
         case .reset:
             store.reset()
             try forgetGoneObjects()
             return .done
         case .reopen:
-            isReadOnly = false
-            try reopenEveryContext()
+            try reopenEveryContext(readOnly: false)
             return .done
         case .reopenWithOptions(let options):
-            isReadOnly = options.readOnly
-            try reopenEveryContext()
+            try reopenEveryContext(readOnly: options.readOnly)
             return .done
         case .exists(let name):
             guard let id = objectsByName[name] else { return .exists(false) }
@@ -287,7 +285,8 @@ public final class SQLiteConformanceStore: ConformanceStore {
         try forgetGoneObjects()
     }
 
-    private func reopenEveryContext() throws {
+    private func reopenEveryContext(readOnly: Bool) throws {
+        isReadOnly = readOnly
         try reopen()
         for name in contexts.keys.sorted() { try reopen(name) }
         try rebuildChildren()

@@ -180,12 +180,8 @@ public struct StoreCheck: Sendable {
                 attributesThatMayFail.append(attribute)
             }
         }
-        if !failingEntities.isEmpty {
-            outcome = .fails
-            errorCode = 134110
-        } else {
-            outcome = .migrates
-        }
+        outcome = failingEntities.isEmpty ? .migrates : .fails
+        errorCode = failingEntities.isEmpty ? nil : 134110
     }
 }
 

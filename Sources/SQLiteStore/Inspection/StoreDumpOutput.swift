@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Conformance
 import DataModel
 import Foundation
@@ -114,8 +107,8 @@ private struct SpillBuffer {
         memory += bytes
         guard memory.count >= Self.memoryBound else { return }
         if file < 0 {
-            var template = Array((NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/").utf8CString.dropLast())
-                + Array("momlint-dump-XXXXXX".utf8CString)
+            let folder = NSTemporaryDirectory()
+            var template = Array(((folder.hasSuffix("/") ? folder : folder + "/") + "momlint-dump-XXXXXX").utf8CString)
             file = mkstemp(&template)
             guard file >= 0 else { throw SQLiteStoreError(.database, "cannot make a temporary file for the dump: \(String(cString: strerror(errno)))") }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }

@@ -74,9 +74,7 @@ struct MigrationPlan {
             // An entity made abstract has no instances: its rows have nowhere to go.
             if !target.isAbstract { destinationOf[origin.index] = target.index }
         }
-        for table in destination.tables.indices {
-            tablePlans.append(try planTable(table))
-        }
+        tablePlans = try destination.tables.indices.map { table throws(StoreMigrationError) in try planTable(table) }
         planRelationships()
     }
 

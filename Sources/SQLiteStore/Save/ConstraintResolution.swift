@@ -29,12 +29,11 @@ struct ConstraintResolution {
         // Each resolution deletes or reverts at least one member, so this terminates; conflicts
         // are searched again after each because a merge changes the objects involved.
         while let conflict = try firstConflict(in: &context, db) {
+            let members = (conflict.stored.map { [$0] } ?? []) + conflict.pending
             guard policy != .error else {
                 // The objects of the first conflict found; the save stops there.
-                return ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge,
-                                         objects: (conflict.stored.map { [$0] } ?? []) + conflict.pending)
+                return ValidationFailure(code: CoreDataErrorCode.managedObjectConstraintMerge, objects: members)
             }
-            let members = (conflict.stored.map { [$0] } ?? []) + conflict.pending
             let entities = try members.map { try context.liveState($0, db).entity }
             guard Set(entities).count == 1 else {
                 return ValidationFailure(code: CoreDataErrorCode.managedObjectMerge)

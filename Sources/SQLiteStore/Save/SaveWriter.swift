@@ -61,12 +61,10 @@ struct SaveWriter {
     /// rows, each by one statement over the keys in `temp.momlint_deleted`.
     ///
     /// When the set holds most of the table, the rows are deleted in one pass over the table
-    /// that looks each key up in the set. SQLite answers `Z_PK IN (SELECT key - offset …)` by
-    /// first copying the set's keys into an index of their own, which for a million rows took
-    /// 0.75 of its 2.5 s (sqlite3 3.40, a 1,000,000-node chain); the pass over the table costs
-    /// as much as the copy saves only when the table is not much larger than the set. The set is
-    /// counted, and the table only up to twice that, so a small set in a large table costs
-    /// little more.
+    /// that looks each key up in the set: SQLite answers `Z_PK IN (SELECT key - offset …)` by
+    /// first copying the set's keys into an index of their own (docs/benchmarks.md, "The
+    /// cascade benchmarks"), which the pass saves only when the table is not much larger than
+    /// the set. The set is counted, and the table only up to twice that.
     private func deleteSetRows(of table: Int) throws {
         let offset = ObjectContext.keyOffset(table)
         let largest = ObjectContext.largestSetKey

@@ -291,18 +291,17 @@ private struct LayoutBuilder {
         }
         // Inverses: the inverse's slot in the destination entity (valid in its sub-entities too).
         for index in mappings.indices {
-            let entity = order[index]
             for slot in mappings[index].toOnes.indices {
-                mappings[index].toOnes[slot].inverse = inverseSlot(of: mappings[index].toOnes[slot], declaredOn: entity, in: mappings)
+                mappings[index].toOnes[slot].inverse = inverseSlot(of: mappings[index].toOnes[slot], in: mappings)
             }
             for slot in mappings[index].toManys.indices {
-                mappings[index].toManys[slot].inverse = inverseSlot(of: mappings[index].toManys[slot], declaredOn: entity, in: mappings)
+                mappings[index].toManys[slot].inverse = inverseSlot(of: mappings[index].toManys[slot], in: mappings)
             }
         }
         return mappings
     }
 
-    private func inverseSlot(of mapping: RelationshipMapping, declaredOn _: Entity, in mappings: [EntityMapping]) -> PropertySlot? {
+    private func inverseSlot(of mapping: RelationshipMapping, in mappings: [EntityMapping]) -> PropertySlot? {
         // Inherited relationships were copied from the parent; the declaring entity is the one
         // the relationship's own declaration sits on.
         let declarer = order.first { $0.relationships.contains(mapping.relationship) }!
