@@ -89,8 +89,7 @@ struct VersionsCommand: ParsableCommand {
         } catch {
             throw ExitCode.inputError(saying: error)
         }
-        let report = BundleVersionsReport(
-            bundle, path: judgedPath, mappings: MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)]))
+        let report = BundleVersionsReport(bundle, path: judgedPath, mappings: ModelVersionInputs.mappingModels(beside: bundle.bundlePath))
         switch format {
         case .table: print(report.table, terminator: "")
         case .json: FileHandle.standardOutput.write(try report.json())
@@ -99,8 +98,7 @@ struct VersionsCommand: ParsableCommand {
         if lock {
             try writeLock(beside: bundle.bundlePath) {
                 let versions = try bundle.versions.map { model in
-                    VersionsLock.version(model, contents: String(decoding: try ModelVersionInputs.read(model.file, limits: .standard),
-                                                                 as: UTF8.self))
+                    VersionsLock.version(model, contents: String(decoding: try ModelVersionInputs.read(model.file), as: UTF8.self))
                 }
                 return try VersionsLock(bundle: (bundle.bundlePath as NSString).lastPathComponent, versions: versions).encoded()
             }
