@@ -93,7 +93,7 @@ struct VersionsCommand: ParsableCommand {
         switch format {
         case .table: print(report.table, terminator: "")
         case .json: FileHandle.standardOutput.write(try report.json())
-        case .corestore: print(report.coreStoreLocks, terminator: "")
+        case .corestore: print(CoreStoreVersionLock.literals(report.hashes.versions), terminator: "")
         }
         if lock {
             try writeLock(beside: bundle.bundlePath) {
@@ -127,9 +127,7 @@ struct VersionsCommand: ParsableCommand {
         switch format {
         case .table: print(SwiftDataVersionsRendering.table(versions), terminator: "")
         case .json: FileHandle.standardOutput.write(try SwiftDataVersionsRendering.json(versions))
-        case .corestore:
-            print(versions.ordered.map { "// \($0.name)\n" + CoreStoreVersionLock.literal($0.hashes) }.joined(separator: "\n"),
-                  terminator: "")
+        case .corestore: print(CoreStoreVersionLock.literals(versions.ordered.map { ($0.name, $0.hashes) }), terminator: "")
         }
         if lock { try writeLock(beside: folder) { try SwiftDataShippedVersions.lock(of: versions).encoded() } }
         #endif
