@@ -40,7 +40,7 @@ extension LintRun {
             versionFindings[path, default: []] += engine.lintSchemaVersions(versions)
         }
         var linted = Set(reports.map { FilePaths.absolute($0.model.file) })
-        for folder in paths where Self.isPlainFolder(folder) {
+        for folder in paths where ModelPaths.isFolderToSearch(folder) {
             let loaded = loader.load(paths: [folder])
             for model in loaded.models where linted.insert(FilePaths.absolute(model.file)).inserted {
                 reports.append(ModelReport(model: model, findings: engine.lint(model)))
@@ -57,11 +57,5 @@ extension LintRun {
         }
         loadFailures += read.problems.map(\.loadError)
         notes += read.notes
-    }
-
-    private static func isPlainFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-            && !["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: path).pathExtension)
     }
 }
