@@ -10,6 +10,12 @@ struct DeclaredRelationship: Sendable {
 
     var qualifiedName: String { "\(entity.name).\(relationship.name)" }
 
+    /// A violation at the relationship's element.
+    func violation(_ message: String, suggestion: String? = nil, severity: Severity? = nil) -> Violation {
+        Violation(message: message, location: relationship.location, entityName: entity.name,
+                  propertyName: relationship.name, suggestion: suggestion, severity: severity)
+    }
+
     /// Identifies the declaration: its position, cheap to hash, when the model declares it.
     var key: Key {
         if let position { return .position(position) }
