@@ -20,8 +20,7 @@ extension LintRun {
         guard !paths.isEmpty else { return }
         let reader = SwiftDataReader(usesCloudKit: usesCloudKit)
         let checksVersions = engine.rules.contains { $0.init().asSchemaVersionsRule != nil }
-        let readsBase = versionBase != .none
-            && engine.rules.contains { $0.description.id == ShippedVersionModifiedRule.description.id }
+        let readsBase = Self.readsShippedVersions(from: versionBase, engine: engine)
         var read = SwiftDataReader.Result(models: [], problems: [], notes: [])
         var versionFindings: [String: [Finding]] = [:]
         for path in paths {
