@@ -263,6 +263,13 @@ public struct Model: Sendable {
         return nil
     }
 
+    /// The entity that declares the property `property(named:in:)` finds: `entity` itself, or
+    /// the nearest ancestor that does; nil when none declares one of that name.
+    public func declaringEntity(ofProperty name: String, for entity: Entity) -> Entity? {
+        if ownProperty(named: name, in: entity) != nil { return entity }
+        return ancestors(of: entity).first { ownProperty(named: name, in: $0) != nil }
+    }
+
     /// True when the entity at `entityIndex` declares or inherits a property named `name`, as
     /// `property(named:in:)` of the first entity of its name finds one, read from the model's
     /// tables without making the property.

@@ -221,8 +221,8 @@ extension LintRun {
         return components[...index].joined(separator: "/")
     }
 
-    /// True when `checkMigrations` reads shipped versions (from git or a lock file): only for the
-    /// rule that compares with them, and not with `--since none`.
+    /// True when `checkMigrations` and `lintSwiftData` read shipped versions (from git or a lock
+    /// file): only for the rule that compares with them, and not with `--since none`.
     public static func readsShippedVersions(from base: VersionBase, engine: LintEngine) -> Bool {
         base != .none && engine.checksMigrations
             && engine.rules.contains { $0.description.id == ShippedVersionModifiedRule.description.id }

@@ -6,10 +6,8 @@ import Foundation
 /// A rule reads the model through this wrapper exactly as it would read `Model` (its stored
 /// properties are forwarded), so it stays a pure function of the model. What the wrapper adds is
 /// sharing: the CloudKit scope, the cascade graph and the ambiguous-inverse groups are built on
-/// first use and reused by every later rule of the same lint, instead of once per rule. With
-/// every rule of `RuleCatalogue.all` over a 10,000-entity model that is the difference between
-/// a lint that keeps pace with the XML parser and one that takes seconds (see
-/// `reports/benchmarks.md`).
+/// first use and reused by every later rule of the same lint, instead of once per rule
+/// (docs/benchmarks.md, "The same facts derived once per rule").
 ///
 /// The engine may run rules on several threads at once; each fact is built under its own lock,
 /// once, and only read afterwards.

@@ -69,7 +69,7 @@ public enum RuleDocumentation {
 
     /// The options of the catalogue's rule with this description (`ConfigurableRule`), if any.
     static func options(of description: RuleDescription) -> [RuleOptionDescription] {
-        guard let rule = RuleCatalogue.all.first(where: { $0.description.id == description.id }),
+        guard let rule = RuleCatalogue.rule(id: description.id),
               let configurable = rule as? any ConfigurableRule.Type else { return [] }
         return configurable.options
     }

@@ -19,16 +19,7 @@ public struct BundleVersionHashes: Sendable {
     }
 
     /// Groups of two or more versions with the same digest, each in the bundle's order.
-    public var identicalGroups: [[String]] {
-        var groups: [ModelDigest: [String]] = [:]
-        var order: [ModelDigest] = []
-        for version in versions {
-            guard let digest = version.hashes.digest else { continue }
-            if groups[digest] == nil { order.append(digest) }
-            groups[digest, default: []].append(version.name)
-        }
-        return order.compactMap { groups[$0]!.count > 1 ? groups[$0]! : nil }
-    }
+    public var identicalGroups: [[String]] { ModelVersionHashes.identicalGroups(versions) }
 
     /// The other versions with the same digest as `name`.
     public func versions(identicalTo name: String) -> [String] {

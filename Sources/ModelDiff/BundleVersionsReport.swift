@@ -74,13 +74,6 @@ public struct BundleVersionsReport {
             + "the step from '\(bundle.order[lastFailing].name)' to '\(steps[lastFailing]?.newer.name ?? "")' fails"
     }
 
-    /// Each version's CoreStore `VersionLock` literal, headed by a comment naming it.
-    public var coreStoreLocks: String {
-        hashes.versions.map { version in
-            "// \(version.name)\n" + CoreStoreVersionLock.literal(version.hashes)
-        }.joined(separator: "\n")
-    }
-
     /// Versions ordered after the current one are compared like the others (Core Data migrates
     /// a store of any version to the current one); that they exist suggests a mistake.
     static func afterCurrentNote(_ bundle: BundleVersions) -> String? {

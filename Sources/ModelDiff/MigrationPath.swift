@@ -12,27 +12,12 @@ public enum MigrationPath: String, Sendable, Codable, CaseIterable {
     /// store of an older version reaches the current one when every step after it migrates.
     case stepwise
 
-    /// Reads `direct` or `stepwise`; the error names the values.
-    public init(argument: String) throws(MigrationPathError) {
-        guard let path = MigrationPath(rawValue: argument) else { throw MigrationPathError(value: argument) }
-        self = path
-    }
-
     /// What each migration compared goes to, in words.
     public var destinationWords: String {
         switch self {
         case .direct: "the current version"
         case .stepwise: "the next version"
         }
-    }
-}
-
-/// A migration path that is neither `direct` nor `stepwise`.
-public struct MigrationPathError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var value: String
-    public var description: String {
-        "'\(value)' is not a migration path; use 'direct' (Core Data migrates each older version straight to the "
-            + "current one, the default) or 'stepwise' (the app migrates each version to the next)"
     }
 }
 

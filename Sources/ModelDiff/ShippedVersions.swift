@@ -150,12 +150,8 @@ public enum ShippedVersions {
         let paths = listing.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasSuffix(suffix) }
         guard !paths.isEmpty else { return (revisionName, []) }
         let blobs = showAll(paths.map { "\(revision.revision):./\($0)" }, in: directory) ?? []
-        var files: [(path: String, bytes: [UInt8])] = []
-        for (path, blob) in zip(paths, blobs) {
-            guard let blob else { continue }
-            files.append(((folder.isEmpty || folder.hasSuffix("/") ? folder : folder + "/") + path, blob))
-        }
-        return (revisionName, files)
+        let prefix = folder.isEmpty || folder.hasSuffix("/") ? folder : folder + "/"
+        return (revisionName, zip(paths, blobs).compactMap { path, blob in blob.map { (prefix + path, $0) } })
     }
 
     /// A revision verified once to be a commit, whose files are then read as blobs.
@@ -350,11 +346,13 @@ public struct VersionsLock: Codable, Sendable {
 
     /// The lock of one version: its hashes (computed) and its text.
     public static func version(_ model: Model, contents: String) -> Version {
-        let hashes = VersionHasher.hashes(of: model)
-        var byName: [String: String] = [:]
-        for (name, hash) in hashes.entityHashesByName { byName[name] = hash.base64 }
-        return Version(name: model.version.name, contents: contents, versionHashes: byName,
-                       versionHashesDigest: hashes.digest?.base64)
+        version(named: model.version.name, hashes: VersionHasher.hashes(of: model), contents: contents)
+    }
+
+    /// The lock of one version whose hashes are known (no `contents` for a SwiftData version).
+    public static func version(named name: String, hashes: ModelVersionHashes, contents: String?) -> Version {
+        Version(name: name, contents: contents, versionHashes: hashes.entityHashesByName.mapValues(\.base64),
+                versionHashesDigest: hashes.digest?.base64)
     }
 
     public static func read(from path: String) throws(ShippedVersions.Failure) -> VersionsLock {

@@ -248,12 +248,8 @@ public struct ModelExporter: Sendable {
         // The inverse is looked up on the inverse entity (or the destination), inherited
         // relationships included: say which entity actually declares it.
         let inverseDeclarer = inverse.flatMap { found in
-            (relationship.inverseEntityName ?? relationship.destinationEntityName)
-                .flatMap(model.entity(named:))
-                .map { start in
-                    ([start] + model.ancestors(of: start)).first { model.ownProperty(named: found.name, in: $0) != nil }?.name
-                        ?? start.name
-                }
+            (relationship.inverseEntityName ?? relationship.destinationEntityName).flatMap(model.entity(named:))
+                .map { start in model.declaringEntity(ofProperty: found.name, for: start)?.name ?? start.name }
         }
         let maxCount: Int? = relationship.isToMany
             ? relationship.maxCount.flatMap { $0 > 0 ? $0 : nil }

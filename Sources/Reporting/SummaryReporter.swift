@@ -9,10 +9,7 @@ public enum SummaryReporter: Reporter {
     public static let endsWithTotals = true
 
     public static func report(_ run: LintRun, context: ReportContext) -> String {
-        var counts: [Row: Int] = [:]
-        for finding in run.findings {
-            counts[Row(ruleID: finding.ruleID, severity: finding.severity), default: 0] += 1
-        }
+        let counts = Dictionary(run.findings.map { (Row(ruleID: $0.ruleID, severity: $0.severity), 1) }, uniquingKeysWith: +)
         let rows = counts.sorted { lhs, rhs in
             if lhs.key.severity != rhs.key.severity { return lhs.key.severity > rhs.key.severity }
             if lhs.value != rhs.value { return lhs.value > rhs.value }

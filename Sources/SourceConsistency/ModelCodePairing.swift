@@ -63,7 +63,6 @@ public struct ModelCodePairing: Sendable {
     /// quote an inherited attribute where it is declared, so they read the same from
     /// every sub-entity.
     public func declaringEntity(of name: String, from entity: Entity) -> Entity {
-        if model.ownProperty(named: name, in: entity) != nil { return entity }
-        return model.ancestors(of: entity).first { model.ownProperty(named: name, in: $0) != nil } ?? entity
+        model.declaringEntity(ofProperty: name, for: entity) ?? entity
     }
 }

@@ -27,10 +27,7 @@ public struct SourceScan: Sendable {
     }
 
     private init(declarations: [FileDeclarations], problems: [SourceProblem], fileCount: Int) {
-        var aliases: [String: SwiftTypeReference] = [:]
-        for file in declarations {
-            aliases.merge(file.typeAliases) { first, _ in first }
-        }
+        let aliases = declarations.reduce(into: [String: SwiftTypeReference]()) { $0.merge($1.typeAliases) { first, _ in first } }
         let resolve = { (property: ManagedProperty) in Self.resolvingAliases(in: property, aliases) }
 
         // Every class is kept until inheritance is linked: whether a class is managed may
@@ -77,12 +74,8 @@ public struct SourceScan: Sendable {
                                                                         indexesByName: indexesByName)
         }
         let kept = all.filter { $0.reachesManagedObject || $0.properties.contains(where: \.isManaged) }
-        var keptIndexesByName: [String: [Int]] = [:]
-        for (index, kept) in kept.enumerated() {
-            keptIndexesByName[kept.name, default: []].append(index)
-        }
         self.classes = kept
-        self.classIndexesByName = keptIndexesByName
+        self.classIndexesByName = Dictionary(grouping: kept.indices, by: { kept[$0].name })
         self.problems = problems
         self.fileCount = fileCount
     }

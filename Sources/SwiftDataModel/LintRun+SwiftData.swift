@@ -20,8 +20,7 @@ extension LintRun {
         guard !paths.isEmpty else { return }
         let reader = SwiftDataReader(usesCloudKit: usesCloudKit)
         let checksVersions = engine.rules.contains { $0.init().asSchemaVersionsRule != nil }
-        let readsBase = versionBase != .none
-            && engine.rules.contains { $0.description.id == ShippedVersionModifiedRule.description.id }
+        let readsBase = Self.readsShippedVersions(from: versionBase, engine: engine)
         var read = SwiftDataReader.Result(models: [], problems: [], notes: [])
         var versionFindings: [String: [Finding]] = [:]
         for path in paths {
@@ -40,7 +39,7 @@ extension LintRun {
             versionFindings[path, default: []] += engine.lintSchemaVersions(versions)
         }
         var linted = Set(reports.map { FilePaths.absolute($0.model.file) })
-        for folder in paths where Self.isPlainFolder(folder) {
+        for folder in paths where ModelPaths.isFolderToSearch(folder) {
             let loaded = loader.load(paths: [folder])
             for model in loaded.models where linted.insert(FilePaths.absolute(model.file)).inserted {
                 reports.append(ModelReport(model: model, findings: engine.lint(model)))
@@ -57,11 +56,5 @@ extension LintRun {
         }
         loadFailures += read.problems.map(\.loadError)
         notes += read.notes
-    }
-
-    private static func isPlainFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-            && !["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: path).pathExtension)
     }
 }

@@ -102,11 +102,10 @@ struct SchemaVersionSelection {
     /// The classes with the first of each name kept, and a note for each name declared twice.
     private static func withoutDuplicates(_ classes: [ModelClassRecord]) -> ([ModelClassRecord], [LoadNote]) {
         var kept: [ModelClassRecord] = []
-        var firstByName: [String: Int] = [:]
+        var names: Set<String> = []
         var repeats: [String: [ModelClassRecord]] = [:]
         for record in classes {
-            if firstByName[record.name] == nil {
-                firstByName[record.name] = kept.count
+            if names.insert(record.name).inserted {
                 kept.append(record)
             } else {
                 repeats[record.name, default: []].append(record)

@@ -160,10 +160,7 @@ struct SwiftDataModelBuilder {
     /// without an inverse, and the inverse rules report it, as SwiftData cannot tell which
     /// relationship answers which.
     static func inferInverses(in entities: inout [Entity]) {
-        var indexByName: [String: Int] = [:]
-        for (index, entity) in entities.enumerated() where indexByName[entity.name] == nil {
-            indexByName[entity.name] = index
-        }
+        let indexByName = Dictionary(entities.indices.map { (entities[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
         // 1. Declared on one side.
         for entityIndex in entities.indices {
             for relationship in entities[entityIndex].relationships {

@@ -40,11 +40,8 @@ public enum SwiftDataShippedVersions {
     /// The lock of a folder's versions: each version's entity hashes and digest, no text (the
     /// sources are spread over many files; the hashes decide).
     public static func lock(of versions: SwiftDataVersions) -> VersionsLock {
-        VersionsLock(bundle: (versions.folder as NSString).lastPathComponent, versions: versions.ordered.map { version in
-            var byName: [String: String] = [:]
-            for (name, hash) in version.hashes.entityHashesByName { byName[name] = hash.base64 }
-            return VersionsLock.Version(name: version.name, contents: nil, versionHashes: byName,
-                                        versionHashesDigest: version.hashes.digest?.base64)
+        VersionsLock(bundle: (versions.folder as NSString).lastPathComponent, versions: versions.ordered.map {
+            VersionsLock.version(named: $0.name, hashes: $0.hashes, contents: nil)
         })
     }
 }

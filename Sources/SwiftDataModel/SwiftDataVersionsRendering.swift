@@ -2,6 +2,7 @@ import DataModel
 import Foundation
 import Linting
 import ModelDiff
+import VersionHashes
 
 /// `momlint versions --swiftdata DIR`: a folder's versions in migration order, with each
 /// version's identifier and digest, and each stage of the plan with its verdict, as text or JSON.
@@ -48,18 +49,9 @@ public enum SwiftDataVersionsRendering {
             .joined(separator: "; ")
     }
 
-    /// Versions with equal digests, in migration order, each group of two or more.
+    /// Complete versions with equal digests, in migration order, each group of two or more.
     public static func identicalGroups(_ versions: SwiftDataVersions) -> [[String]] {
-        var groups: [[String]] = []
-        var byDigest: [String: Int] = [:]
-        for version in versions.ordered where version.isComplete {
-            guard let digest = version.hashes.digest?.base64 else { continue }
-            if let index = byDigest[digest] { groups[index].append(version.name) } else {
-                byDigest[digest] = groups.count
-                groups.append([version.name])
-            }
-        }
-        return groups.filter { $0.count > 1 }
+        ModelVersionHashes.identicalGroups(versions.ordered.filter(\.isComplete).map { ($0.name, $0.hashes) })
     }
 
     private struct Document: Encodable {

@@ -23,6 +23,11 @@ public enum CoreStoreVersionLock {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Each version's literal, headed by a comment naming it, one after the other.
+    public static func literals(_ versions: [(name: String, hashes: ModelVersionHashes)]) -> String {
+        versions.map { "// \($0.name)\n" + literal($0.hashes) }.joined(separator: "\n")
+    }
+
     /// Parses the four words of one entity as CoreStore writes them (`0x…` hexadecimal, digit
     /// separators `_` allowed) back into a hash.
     public static func hash(words: [String]) -> VersionHash? {

@@ -55,8 +55,7 @@ struct HashWriter {
     mutating func propertyBaseHash(name: String, isOptional: Bool, isTransient: Bool,
                                    versionHashModifier: String?) -> VersionHash {
         // Not remembered by its inputs, as attributes are: a lookup keyed by the name cost
-        // more than the SHA-256 it saved (measured on a 10,000-entity model whose 40,000
-        // relationships have 21,000 names).
+        // more than the SHA-256 it saved (docs/benchmarks.md, "Version hashes").
         start()
         append(name)
         append(VersionHasher.propertyFlags(isOptional, isTransient))

@@ -51,4 +51,17 @@ public struct ModelVersionHashes: Sendable {
     public var problems: [(entity: String, problem: String)] {
         entities.compactMap { entity in entity.problem.map { (entity.name, $0) } }
     }
+
+    /// The names of `versions` with the same digest, one schema to Core Data (a store written by
+    /// one opens with the others without migration): each group of two or more, in the given order.
+    public static func identicalGroups(_ versions: [(name: String, hashes: ModelVersionHashes)]) -> [[String]] {
+        var groups: [ModelDigest: [String]] = [:]
+        var order: [ModelDigest] = []
+        for version in versions {
+            guard let digest = version.hashes.digest else { continue }
+            if groups[digest] == nil { order.append(digest) }
+            groups[digest, default: []].append(version.name)
+        }
+        return order.compactMap { groups[$0]!.count > 1 ? groups[$0]! : nil }
+    }
 }

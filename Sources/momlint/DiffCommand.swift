@@ -79,7 +79,7 @@ struct DiffCommand: ParsableCommand {
     }
 
     private static func diff(_ older: Model, _ newer: Model) -> SchemaDiff {
-        let mappings = ModelVersionInputs.mappingModels(near: newer)
+        let mappings = ModelVersionInputs.mappingModels(beside: newer.version.bundlePath ?? ModelPaths.parent(of: newer.file))
         return SchemaDiff(from: older, to: newer,
                           hasMappingModel: mappings.covers(from: older.version.name, to: newer.version.name,
                                                            inBundle: newer.version.bundlePath.map { ($0 as NSString).lastPathComponent }))
@@ -92,9 +92,8 @@ struct DiffCommand: ParsableCommand {
             throw ModelVersionInputs.Failure(description: "error: --migration-path takes one BUNDLE")
         }
         var standardError = StandardError()
-        let order = try ModelVersionInputs.configuredMigration(ofBundle: paths[0], configurationFiles: configurationFiles).order
-        let bundle = try ModelVersionInputs.bundle(at: paths[0], versionOrder: order)
-        let migrations = bundle.migrations(along: path, mappings: MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)]),
+        let bundle = try ModelVersionInputs.bundle(at: paths[0], configurationFiles: configurationFiles)
+        let migrations = bundle.migrations(along: path, mappings: ModelVersionInputs.mappingModels(beside: bundle.bundlePath),
                                            hashes: BundleVersionHashes(bundle))
         for note in migrations.compactMap(DiffRendering.notCompared) { print(note, to: &standardError) }
         switch format {
@@ -149,8 +148,7 @@ struct DiffCommand: ParsableCommand {
         }
         switch paths.count {
         case 1:
-            let order = try ModelVersionInputs.configuredMigration(ofBundle: paths[0], configurationFiles: configurationFiles).order
-            let bundle = try ModelVersionInputs.bundle(at: paths[0], versionOrder: order)
+            let bundle = try ModelVersionInputs.bundle(at: paths[0], configurationFiles: configurationFiles)
             switch bundle.previousVersion {
             case .readable(let previous)?:
                 return (previous, bundle.current)

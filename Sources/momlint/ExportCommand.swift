@@ -69,9 +69,7 @@ struct ExportCommand: ParsableCommand {
 
     private func loadModel(_ standardError: inout StandardError) throws -> Model {
         // The loader searches a plain folder for every model in it; export writes one.
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-           !["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: path).pathExtension) {
+        if ModelPaths.isFolderToSearch(path) {
             throw ExitCode.inputError(saying: "\(path): error: export writes one model; name an .xcdatamodeld bundle, "
                 + "an .xcdatamodel folder or a contents file, not a folder to search")
         }

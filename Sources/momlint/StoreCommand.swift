@@ -162,8 +162,7 @@ struct StoreCheckCommand: ParsableCommand {
         let versions: BundleVersions
         let description: StoreFileDescription
         do {
-            let order = try ModelVersionInputs.configuredMigration(ofBundle: bundle, configurationFiles: configurationFiles).order
-            versions = try ModelVersionInputs.bundle(at: bundle, versionOrder: order)
+            versions = try ModelVersionInputs.bundle(at: bundle, configurationFiles: configurationFiles)
         } catch {
             throw ExitCode.inputError(saying: error)
         }
@@ -172,8 +171,7 @@ struct StoreCheckCommand: ParsableCommand {
         } catch {
             throw ExitCode.inputError(saying: StoreCommand.errorLine(file: file, error.message))
         }
-        let check = StoreCheck(file: description, bundle: versions,
-                               mappings: MappingModels(searching: [ModelPaths.parent(of: versions.bundlePath)]))
+        let check = StoreCheck(file: description, bundle: versions, mappings: ModelVersionInputs.mappingModels(beside: versions.bundlePath))
         switch format {
         case .text: print(check.text, terminator: "")
         case .json: try StandardOutput.write(bytes: Array(try check.json()))

@@ -89,18 +89,16 @@ struct VersionsCommand: ParsableCommand {
         } catch {
             throw ExitCode.inputError(saying: error)
         }
-        let report = BundleVersionsReport(
-            bundle, path: judgedPath, mappings: MappingModels(searching: [ModelPaths.parent(of: bundle.bundlePath)]))
+        let report = BundleVersionsReport(bundle, path: judgedPath, mappings: ModelVersionInputs.mappingModels(beside: bundle.bundlePath))
         switch format {
         case .table: print(report.table, terminator: "")
         case .json: FileHandle.standardOutput.write(try report.json())
-        case .corestore: print(report.coreStoreLocks, terminator: "")
+        case .corestore: print(CoreStoreVersionLock.literals(report.hashes.versions), terminator: "")
         }
         if lock {
             try writeLock(beside: bundle.bundlePath) {
                 let versions = try bundle.versions.map { model in
-                    VersionsLock.version(model, contents: String(decoding: try ModelVersionInputs.read(model.file, limits: .standard),
-                                                                 as: UTF8.self))
+                    VersionsLock.version(model, contents: String(decoding: try ModelVersionInputs.read(model.file), as: UTF8.self))
                 }
                 return try VersionsLock(bundle: (bundle.bundlePath as NSString).lastPathComponent, versions: versions).encoded()
             }
@@ -129,9 +127,7 @@ struct VersionsCommand: ParsableCommand {
         switch format {
         case .table: print(SwiftDataVersionsRendering.table(versions), terminator: "")
         case .json: FileHandle.standardOutput.write(try SwiftDataVersionsRendering.json(versions))
-        case .corestore:
-            print(versions.ordered.map { "// \($0.name)\n" + CoreStoreVersionLock.literal($0.hashes) }.joined(separator: "\n"),
-                  terminator: "")
+        case .corestore: print(CoreStoreVersionLock.literals(versions.ordered.map { ($0.name, $0.hashes) }), terminator: "")
         }
         if lock { try writeLock(beside: folder) { try SwiftDataShippedVersions.lock(of: versions).encoded() } }
         #endif

@@ -1,8 +1,8 @@
 /// The element and attribute names of Xcode's `contents` grammar, as small codes.
 ///
 /// The parser attaches the code to each name once per distinct name in a document, so the
-/// reader decodes elements with integer switches instead of comparing and hashing strings:
-/// on a 10,000-entity model that halved the time spent building the model.
+/// reader decodes elements with integer switches instead of comparing and hashing strings
+/// (docs/benchmarks.md, "Names compared as strings").
 enum KnownXMLName: String, CaseIterable, Sendable {
     // Elements
     case model, entity, attribute, relationship, fetchedProperty, fetchRequest, fetchIndex, fetchIndexElement

@@ -53,6 +53,14 @@ public enum ModelPaths {
         return name[name.index(after: dot)...]
     }
 
+    /// True when `path` is a folder that is neither a bundle nor a version folder: one the
+    /// loader searches for the models below it.
+    public static func isFolderToSearch(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            && !["xcdatamodeld", "xcdatamodel"].contains(pathExtension(of: path))
+    }
+
     private static func endsInAName(_ path: some StringProtocol) -> Bool {
         let last = lastComponent(of: path)
         return !last.isEmpty && last != "." && last != ".."

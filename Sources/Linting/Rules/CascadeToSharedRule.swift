@@ -72,9 +72,7 @@ public struct CascadeToSharedRule: Rule {
         let wording = ModelWording(model.model)
         return candidates.compactMap { declared in
             let relationship = declared.relationship
-            guard relationship.deletionRule == .cascade, let inverse = model.resolvedInverse(of: declared),
-                  inverse.relationship.isToMany
-            else { return nil }
+            guard let inverse = model.resolvedInverse(of: declared) else { return nil }
             let source = declared.entity.name
             let destination = relationship.destinationEntityName ?? inverse.entity.name
             let consequence = relationship.isToMany
@@ -82,10 +80,8 @@ public struct CascadeToSharedRule: Rule {
                     + "deletes every '\(destination)' it has, though other '\(source)' objects still hold them"
                 : "'\(declared.qualifiedName)' cascades to \(Naming.indefinite(destination)) shared through the to-many '\(inverse.qualifiedName)', "
                     + "so deleting one '\(source)' deletes the '\(destination)' that the other '\(source)' objects are in"
-            return Violation(
-                message: consequence + "; use \(wording.deleteRule(.nullify)) here and keep \(wording.deleteRule(.cascade)) "
-                    + "on the owning side",
-                location: relationship.location, entityName: source, propertyName: relationship.name,
+            return declared.violation(
+                consequence + "; use \(wording.deleteRule(.nullify)) here and keep \(wording.deleteRule(.cascade)) on the owning side",
                 suggestion: wording.settingDeleteRule(of: declared.qualifiedName, to: .nullify))
         }
     }

@@ -46,7 +46,7 @@ public struct CloudKitRequiredAttributeRule: Rule {
         let wording = ModelWording(model.model)
         return model.cloudKitAttributes { !$0.isOptional && !$0.isTransient }.compactMap { declared in
             let attribute = declared.attribute
-            guard !attribute.isOptional, !attribute.isTransient, !attribute.hasDefaultValue else { return nil }
+            guard !attribute.hasDefaultValue else { return nil }
             // Core Data's words first (what the app logs when the store fails to load), then the
             // property in its author's terms.
             let problem = wording.isSwiftData

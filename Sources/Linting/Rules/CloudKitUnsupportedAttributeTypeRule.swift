@@ -47,9 +47,7 @@ public struct CloudKitUnsupportedAttributeTypeRule: Rule {
             !traits.isTransient && (traits.attributeType == .undefined || traits.attributeType == .objectID)
         }
         return candidates.compactMap { declared in
-            guard !declared.attribute.isTransient, let type = declared.attribute.attributeType,
-                  type == .undefined || type == .objectID
-            else { return nil }
+            guard let type = declared.attribute.attributeType else { return nil }
             return declared.violation(
                 "CloudKit integration does not support all attribute types: '\(declared.qualifiedName)' - "
                     + "Unsupported attribute type (\(type.xmlName)); give it a concrete type")

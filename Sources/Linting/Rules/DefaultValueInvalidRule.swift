@@ -112,10 +112,8 @@ public struct DefaultValueInvalidRule: Rule {
                 fixes.append(wording.isSwiftData ? "write a value \(typeName) can hold" : "write values the \(typeName) type can hold")
             }
             if problems.contains(where: \.isAboutBounds) { fixes.append("keep the minimum at or below the maximum and the default between them") }
-            var violation = declared.violation("'\(declared.qualifiedName)' " + problems.map(\.text).joined(separator: "; ")
-                + "; " + fixes.joined(separator: ", and "))
-            violation.severity = problems.map(\.severity).max()
-            return violation
+            return declared.violation("'\(declared.qualifiedName)' " + problems.map(\.text).joined(separator: "; ")
+                + "; " + fixes.joined(separator: ", and "), severity: problems.map(\.severity).max())
         }
     }
 

@@ -47,9 +47,7 @@ public struct ExternalStorageOnNonBinaryRule: Rule {
         let wording = ModelWording(model.model)
         return candidates.compactMap { declared in
             let attribute = declared.attribute
-            guard attribute.allowsExternalBinaryDataStorage,
-                  let type = attribute.attributeType, type != .binary, type != .transformable
-            else { return nil }
+            guard let type = attribute.attributeType, type != .binary, type != .transformable else { return nil }
             return declared.violation(
                 "'\(declared.qualifiedName)' allows external storage but is \(wording.typeName(of: attribute)), "
                     + "not \(wording.binaryTypeName); \(wording.isSwiftData ? "remove \(wording.externalStorageName)" : "turn external storage off"), "

@@ -98,12 +98,11 @@ public struct InvalidRelationshipCountRule: Rule {
                     + "a to-one holds at most one object")
             }
             guard !problems.isEmpty else { continue }
-            violations.append(Violation(
-                message: "'\(declared.qualifiedName)' " + problems.joined(separator: "; ")
+            violations.append(declared.violation(
+                "'\(declared.qualifiedName)' " + problems.joined(separator: "; ")
                     + (relationship.isToMany ? "; make \(minName) at most \(maxName) (0 means no maximum)"
                                              : wording.isSwiftData ? "; remove \(minName) and \(maxName), or make it an array"
                                                                    : "; remove the counts or make it to-many"),
-                location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name,
                 severity: severity))
         }
         return violations

@@ -97,14 +97,14 @@ public struct InverseMismatchRule: Rule {
                 // An unknown entity is unknown_destination's business.
                 guard let owner = model.entity(named: ownerName) else { continue }
                 let what = model.property(named: inverseName, in: owner) == nil ? "has no relationship" : "has an attribute, not a relationship,"
-                violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(ownerName).\(inverseName)' as its inverse, but "
+                violations.append(declared.violation("'\(declared.qualifiedName)' names '\(ownerName).\(inverseName)' as its inverse, but "
                     + "'\(ownerName)' \(what) named '\(inverseName)'; choose a relationship of '\(ownerName)' that points back"))
                 continue
             }
             if model.ambiguousInverseGroups.isMember(declared) { continue }  // ambiguous_inverse reports the group once
             if let destination = relationship.destinationEntityName, let inverseEntity = relationship.inverseEntityName,
                model.entity(named: destination) != nil, !model.areInSameLine(destination, inverseEntity) {
-                violations.append(violation(declared, isSwiftData
+                violations.append(declared.violation(isSwiftData
                     ? "'\(declared.qualifiedName)' is typed '\(destination)' but its inverse key path is rooted at "
                         + "'\(inverseEntity)'; the inverse must be a property of '\(destination)', so root the key path there"
                     : "'\(declared.qualifiedName)' has destination '\(destination)' but inverse entity "
@@ -119,13 +119,13 @@ public struct InverseMismatchRule: Rule {
                 } else {
                     problem = "'\(inverse.qualifiedName)' has no inverse"
                 }
-                violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but \(problem); "
+                violations.append(declared.violation("'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but \(problem); "
                     + (isSwiftData ? "write inverse: \\\(declared.qualifiedName) on '\(inverse.qualifiedName)'"
                                    : "set '\(relationship.name)' as the inverse of '\(inverse.qualifiedName)'"), severity: .warning))
                 continue
             }
             if back.relationship.location != relationship.location {
-                violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but "
+                violations.append(declared.violation("'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but "
                     + "'\(inverse.qualifiedName)' names '\(back.qualifiedName)'; make the two relationships each other's inverse",
                     severity: .warning))
                 continue
@@ -134,17 +134,12 @@ public struct InverseMismatchRule: Rule {
             // sub-entity (a relationship of an abstract parent that only one child ever fills).
             if let inverseDestination = inverse.relationship.destinationEntityName,
                !model.areInSameLine(declared.entity.name, inverseDestination) {
-                violations.append(violation(declared, "'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but "
+                violations.append(declared.violation("'\(declared.qualifiedName)' names '\(inverse.qualifiedName)' as its inverse, but "
                     + "'\(inverse.qualifiedName)' points to '\(inverseDestination)', not '\(declared.entity.name)'; "
                     + (isSwiftData ? "type '\(inverse.qualifiedName)' as '\(declared.entity.name)'"
                                    : "set the destination of '\(inverse.qualifiedName)' to '\(declared.entity.name)'")))
             }
         }
         return violations
-    }
-
-    private func violation(_ declared: DeclaredRelationship, _ message: String, severity: Severity? = nil) -> Violation {
-        Violation(message: message, location: declared.relationship.location, entityName: declared.entity.name,
-                  propertyName: declared.relationship.name, severity: severity)
     }
 }

@@ -63,8 +63,7 @@ public struct MutualDenyRule: Rule {
         let deny = wording.deleteRule(.deny), nullify = wording.deleteRule(.nullify), cascade = wording.deleteRule(.cascade)
         return candidates.compactMap { declared in
             let relationship = declared.relationship
-            guard relationship.deletionRule == .deny, let inverse = model.resolvedInverse(of: declared),
-                  inverse.relationship.deletionRule == .deny,
+            guard let inverse = model.resolvedInverse(of: declared),
                   model.resolvedInverse(of: inverse)?.relationship.location == relationship.location,
                   // Report the pair once, at the side whose name sorts first, so the choice does
                   // not depend on the order of the file.
@@ -72,17 +71,15 @@ public struct MutualDenyRule: Rule {
             else { return nil }
             if inverse.relationship.location == relationship.location {
                 // A relationship that is its own inverse (`Person.friends`): Deny holds on both ends.
-                return Violation(
-                    message: "'\(declared.qualifiedName)' is its own inverse and uses \(deny), so deleting a linked "
+                return declared.violation(
+                    "'\(declared.qualifiedName)' is its own inverse and uses \(deny), so deleting a linked "
                         + "'\(declared.entity.name)' fails (1600) unless its '\(relationship.name)' are deleted in the same save; "
-                        + "use \(nullify)",
-                    location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name)
+                        + "use \(nullify)")
             }
-            return Violation(
-                message: "'\(declared.qualifiedName)' and its inverse '\(inverse.qualifiedName)' both use \(deny), so deleting "
+            return declared.violation(
+                "'\(declared.qualifiedName)' and its inverse '\(inverse.qualifiedName)' both use \(deny), so deleting "
                     + "\(Naming.indefinite(declared.entity.name)) or \(Naming.indefinite(inverse.entity.name)) while they are linked "
-                    + "fails (1600) unless both are deleted in the same save; use \(nullify) or \(cascade) on one side",
-                location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name)
+                    + "fails (1600) unless both are deleted in the same save; use \(nullify) or \(cascade) on one side")
         }
     }
 }

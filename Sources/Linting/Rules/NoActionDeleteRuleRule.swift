@@ -60,15 +60,11 @@ public struct NoActionDeleteRuleRule: Rule {
         let candidates = model.declaredRelationships { traits, _ in traits.deletionRule == .noAction }
         let wording = ModelWording(model.model)
         return candidates.compactMap { declared in
-            guard declared.relationship.deletionRule == .noAction,
-                  let inverse = model.resolvedInverse(of: declared)
-            else { return nil }
-            return Violation(
-                message: "'\(declared.qualifiedName)' uses \(wording.deleteRule(.noAction)), so deleting "
+            guard let inverse = model.resolvedInverse(of: declared) else { return nil }
+            return declared.violation(
+                "'\(declared.qualifiedName)' uses \(wording.deleteRule(.noAction)), so deleting "
                     + "\(Naming.indefinite(declared.entity.name)) leaves '\(inverse.qualifiedName)' pointing at the deleted object; "
                     + "use \(wording.deleteRule(.nullify)), \(wording.deleteRule(.cascade)) or \(wording.deleteRule(.deny))",
-                location: declared.relationship.location, entityName: declared.entity.name,
-                propertyName: declared.relationship.name,
                 suggestion: wording.settingDeleteRule(of: declared.qualifiedName, to: .nullify))
         }
     }

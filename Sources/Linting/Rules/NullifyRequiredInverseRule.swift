@@ -112,7 +112,7 @@ public struct NullifyRequiredInverseRule: Rule {
         let wording = ModelWording(model.model)
         return candidates.compactMap { declared in
             let relationship = declared.relationship
-            guard relationship.deletionRule == .nullify, let inverse = model.resolvedInverse(of: declared) else { return nil }
+            guard let inverse = model.resolvedInverse(of: declared) else { return nil }
             let inverseRelationship = inverse.relationship
             let destination = relationship.destinationEntityName ?? inverse.entity.name
             let failure: String, relaxation: String
@@ -133,10 +133,8 @@ public struct NullifyRequiredInverseRule: Rule {
             } else {
                 return nil
             }
-            return Violation(
-                message: "'\(declared.qualifiedName)' nullifies its inverse, but \(failure); use "
-                    + "\(wording.deleteRule(.cascade)) or \(wording.deleteRule(.deny)), or \(relaxation)",
-                location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name)
+            return declared.violation("'\(declared.qualifiedName)' nullifies its inverse, but \(failure); use "
+                + "\(wording.deleteRule(.cascade)) or \(wording.deleteRule(.deny)), or \(relaxation)")
         }
     }
 }

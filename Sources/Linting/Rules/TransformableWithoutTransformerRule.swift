@@ -74,9 +74,7 @@ public struct TransformableWithoutTransformerRule: Rule {
         let candidates = model.declaredAttributes { $0.attributeType == .transformable && !$0.isTransient }
         let isSwiftData = ModelWording(model.model).isSwiftData
         return candidates.compactMap { declared in
-            let attribute = declared.attribute
-            guard attribute.attributeType == .transformable, !attribute.isTransient else { return nil }
-            let transformer = attribute.valueTransformerName ?? ""
+            let transformer = declared.attribute.valueTransformerName ?? ""
             let fix = isSwiftData
                 ? "write .transformable(by: NSSecureUnarchiveFromDataTransformer.self) or a subclass of it, or drop "
                     + ".transformable and let SwiftData encode a Codable value"

@@ -54,18 +54,15 @@ public struct TransientInverseMismatchRule: Rule {
         }
         for declared in candidates {
             let relationship = declared.relationship
-            guard let inverse = model.resolvedInverse(of: declared),
-                  inverse.relationship.isTransient != relationship.isTransient
-            else { continue }
+            guard let inverse = model.resolvedInverse(of: declared) else { continue }
             // A consistent pair is reported once, on its transient side; a one-sided claim on
             // whichever side makes it.
             let pointsBack = model.resolvedInverse(of: inverse)?.relationship.location == relationship.location
             if pointsBack && !relationship.isTransient { continue }
             let (transient, persistent) = relationship.isTransient
                 ? (declared.qualifiedName, inverse.qualifiedName) : (inverse.qualifiedName, declared.qualifiedName)
-            violations.append(Violation(
-                message: "'\(transient)' is transient but its inverse '\(persistent)' is not; make both transient or both persistent",
-                location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name))
+            violations.append(declared.violation(
+                "'\(transient)' is transient but its inverse '\(persistent)' is not; make both transient or both persistent"))
         }
         return violations
     }

@@ -48,9 +48,7 @@ public struct UndefinedAttributeTypeRule: Rule {
             !traits.isTransient && (traits.attributeType == nil || traits.attributeType == .undefined)
         }
         return candidates.compactMap { declared in
-            let attribute = declared.attribute
-            guard !attribute.isTransient else { return nil }
-            switch attribute.attributeType {
+            switch declared.attribute.attributeType {
             case nil:
                 return declared.violation("'\(declared.qualifiedName)' has no attribute type; give it a type, or make it transient")
             case .undefined?:

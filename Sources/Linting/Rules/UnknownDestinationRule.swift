@@ -72,11 +72,10 @@ public struct UnknownDestinationRule: Rule {
                                 : "has inverse entity '\(inverseEntity)', which is not \(wording.entityOfThisModel)")
             }
             guard !problems.isEmpty else { continue }
-            violations.append(Violation(
-                message: "'\(declared.qualifiedName)' " + problems.joined(separator: " and ")
+            violations.append(declared.violation(
+                "'\(declared.qualifiedName)' " + problems.joined(separator: " and ")
                     + (wording.isSwiftData ? "; make that type a @Model class of the schema, or pass the folder that declares it"
                                            : "; set it to an entity of the model"),
-                location: relationship.location, entityName: declared.entity.name, propertyName: relationship.name,
                 suggestion: Self.closestEntityName(to: relationship.destinationEntityName, in: model.model)
                     .map { "did you mean '\($0)'?" }))
         }

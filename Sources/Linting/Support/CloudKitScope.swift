@@ -37,13 +37,6 @@ struct CloudKitScope {
     }
 }
 
-extension DeclaredRelationship {
-    func violation(_ message: String, suggestion: String? = nil) -> Violation {
-        Violation(message: message, location: relationship.location, entityName: entity.name,
-                  propertyName: relationship.name, suggestion: suggestion)
-    }
-}
-
 /// Sources shared by the CloudKit rules.
 enum CloudKitSources {
     static let all = [

@@ -7,9 +7,10 @@ struct DeclaredAttribute: Sendable {
 
     var qualifiedName: String { "\(ownerName).\(attribute.name)" }
 
-    func violation(_ message: String, suggestion: String? = nil) -> Violation {
+    /// A violation at the attribute's element.
+    func violation(_ message: String, suggestion: String? = nil, severity: Severity? = nil) -> Violation {
         Violation(message: message, location: attribute.location, entityName: ownerName,
-                  propertyName: attribute.name, suggestion: suggestion)
+                  propertyName: attribute.name, suggestion: suggestion, severity: severity)
     }
 }
 

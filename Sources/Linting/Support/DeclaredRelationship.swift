@@ -10,6 +10,12 @@ struct DeclaredRelationship: Sendable {
 
     var qualifiedName: String { "\(entity.name).\(relationship.name)" }
 
+    /// A violation at the relationship's element.
+    func violation(_ message: String, suggestion: String? = nil, severity: Severity? = nil) -> Violation {
+        Violation(message: message, location: relationship.location, entityName: entity.name,
+                  propertyName: relationship.name, suggestion: suggestion, severity: severity)
+    }
+
     /// Identifies the declaration: its position, cheap to hash, when the model declares it.
     var key: Key {
         if let position { return .position(position) }
@@ -42,13 +48,6 @@ extension LintedModel {
 }
 
 extension Model {
-    /// The entity that declares property `name` for `entity`: the entity itself, or the nearest
-    /// ancestor that does.
-    func declaringEntity(ofProperty name: String, for entity: Entity) -> Entity? {
-        if ownProperty(named: name, in: entity) != nil { return entity }
-        return ancestors(of: entity).first { ownProperty(named: name, in: $0) != nil }
-    }
-
     /// The relationship that `relationship`'s `inverseName` resolves to, looked up on its inverse
     /// entity (or destination) and that entity's ancestors, with the entity declaring it. Nil when
     /// there is no inverse name, the entity is unknown, or the name is not a relationship.

@@ -3,12 +3,11 @@ import DataModel
 /// For every entity, what it inherits: how many properties its ancestors declare, and for each of
 /// its own properties the nearest ancestor that declares the same name.
 ///
-/// Walking each entity's ancestors is quadratic in the depth of a hierarchy: a chain of 20,000
-/// entities took 15 s in `duplicate_property` and `too_many_properties` alone. This table is
-/// built in one walk down each inheritance tree instead: going down, an entity's names are pushed
-/// on a stack per name (so the top is the nearest declarer) and its count is added to a running
-/// total; coming back up, they are popped. Every entity and property is visited a constant number
-/// of times, whatever the depth.
+/// Walking each entity's ancestors is quadratic in the depth of a hierarchy (docs/benchmarks.md,
+/// "Deep hierarchies"). This table is built in one walk down each inheritance tree instead: going
+/// down, an entity's names are pushed on a stack per name (so the top is the nearest declarer) and
+/// its count is added to a running total; coming back up, they are popped. Every entity and
+/// property is visited a constant number of times, whatever the depth.
 ///
 /// Entities the walk from the roots never reaches — those in an inheritance cycle or below one —
 /// and an entity whose chain passes another entity of its own name (the model's ancestor walk

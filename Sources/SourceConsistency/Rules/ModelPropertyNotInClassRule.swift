@@ -95,11 +95,7 @@ public struct ModelPropertyNotInClassRule: SourceRule {
         var violations: [Violation] = []
         for match in pairing.matches where match.entity.codeGeneration == .manual && match.knowsAllProperties {
             guard let location = match.managedClass.declaration else { continue }
-            var declared: Set<String> = []
-            for property in match.properties {
-                declared.insert(property.key)
-                declared.insert(property.name)
-            }
+            let declared = Set(match.properties.flatMap { [$0.key, $0.name] })
             let entity = match.entity
             let className = match.managedClass.name
             for attribute in pairing.model.allAttributes(of: entity) where !declared.contains(attribute.name) {

@@ -6,9 +6,8 @@ extension SyntaxProtocol {
     /// The node as written, without the trivia before its first token and after its last: what
     /// `trimmedDescription` gives, read from the node's own text. swift-syntax's
     /// `trimmedDescription` builds a trimmed copy of the node (a new tree in a new arena, through
-    /// generic key paths) for each call; in a release build that made up about a third of the
-    /// SwiftData reader's time on 1,000 classes, which asks for a type's or a value's spelling
-    /// several times per property.
+    /// generic key paths) for each call, and the SwiftData reader asks for a type's or a value's
+    /// spelling several times per property (docs/benchmarks.md, "The SwiftData reader").
     ///
     /// A node with a syntax error gets `trimmedDescription` itself: a missing token (which has
     /// no text) may come first or last there, and `trimmed` then strips that token's trivia,
