@@ -160,16 +160,16 @@ public struct LintRequest: Equatable, Sendable {
                 inputFailed = true
             }
         }
+        // The process ends here, and the kernel reclaims its memory at once; freeing a large
+        // model object by object first would cost more than a tenth of the lint
+        // (docs/benchmarks.md, "Exit"). So the run outlives the command, as compilers do with
+        // their ASTs.
         if quiet && hasFailingFinding && run.count(of: .error) == 0 {
             // --quiet hid the warnings that --strict fails on; an exit 1 with no output would be a riddle.
             print("momlint: exit 1 because strict mode fails on \(warningCount) warning\(warningCount == 1 ? "" : "s"), "
                   + "which --quiet does not show", to: &standardError)
         }
-        // The process ends here, and the kernel reclaims its memory at once; freeing a large
-        // model object by object first would cost more than a tenth of the lint
-        // (docs/benchmarks.md, "Exit"). So the run, boxed, is retained and never released: it
-        // outlives the command, as compilers' ASTs do.
-        _ = Unmanaged.passRetained(run as AnyObject)
+        _ = Unmanaged.passRetained(KeptUntilExit(run))
         if inputFailed { return .inputError }
         return hasFailingFinding ? .findings : .passed
     }
@@ -203,5 +203,11 @@ public struct LintRequest: Equatable, Sendable {
 
     static func folder(of file: String) -> String {
         (FilePaths.absolute(file) as NSString).deletingLastPathComponent
+    }
+
+    /// Holds a value that is deliberately never freed (see the end of `run()`).
+    private final class KeptUntilExit {
+        let value: Any
+        init(_ value: Any) { self.value = value }
     }
 }
