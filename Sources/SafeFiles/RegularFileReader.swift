@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -68,7 +69,9 @@ public enum RegularFileReader {
         // One read of the measured size, plus one byte that finds the end of the file.
         let firstRead = min(size + 1, limit)
         var bytes = [UInt8](unsafeUninitializedCapacity: firstRead) { buffer, initialized in
-            initialized = fill(buffer, from: descriptor, errorCode: &errorCode)
+            initialized = firstRead >= concurrentReadBytes
+                ? fillInHalves(buffer, from: descriptor, errorCode: &errorCode)
+                : fill(buffer, from: descriptor, errorCode: &errorCode)
         }
         // A file that grew since it was measured: read on, a chunk at a time, up to the limit.
         var filledLastBuffer = bytes.count == firstRead
@@ -83,14 +86,57 @@ public enum RegularFileReader {
         return bytes
     }
 
-    /// Fills `buffer` from the file position (`read`). Returns how many bytes it read (fewer at
-    /// the end of the file).
-    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32,
+    /// From this size on, the first read is made in two halves at once (`fillInHalves`).
+    static let concurrentReadBytes = 4 << 20
+
+    /// `fill`, with the two halves of `buffer` read at once, each on its own core (`pread` at its
+    /// offset), then the file position set past them for what follows. Most of reading a large
+    /// file is the kernel faulting in and filling the buffer's fresh pages, and each half's
+    /// thread does that for its own (docs/benchmarks.md, "Serial passes before the parse").
+    private static func fillInHalves(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32,
+                                     errorCode: inout Int32) -> Int {
+        let half = buffer.count / 2
+        let halves = [0..<half, half..<buffer.count]
+        let shared = HalvesInFlight(buffer: buffer, results: .allocate(capacity: 2))
+        defer { shared.results.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: 2) { number in
+            var halfError: Int32 = 0
+            let range = halves[number]
+            let count = fill(UnsafeMutableBufferPointer(rebasing: shared.buffer[range]), from: descriptor,
+                             atOffset: range.lowerBound, errorCode: &halfError)
+            shared.results[number] = (count, halfError)
+        }
+        // The second half counts only after a whole first half (the file may have shrunk).
+        var count = shared.results[0].count
+        errorCode = shared.results[0].errorCode
+        if errorCode == 0 && count == half {
+            count += shared.results[1].count
+            errorCode = shared.results[1].errorCode
+        }
+        if errorCode == 0 && lseek(descriptor, off_t(count), SEEK_SET) < 0 { errorCode = errno }
+        return count
+    }
+
+    /// What the two tasks of `fillInHalves` write: each only its own half of `buffer` and its
+    /// own slot of `results`, read after both have finished.
+    private struct HalvesInFlight: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        let results: UnsafeMutableBufferPointer<(count: Int, errorCode: Int32)>
+    }
+
+    /// Fills `buffer` from the file: from `offset` when one is given (`pread`, which leaves the
+    /// file position alone), else from the file position (`read`). Returns how many bytes it
+    /// read (fewer at the end of the file).
+    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32, atOffset offset: Int? = nil,
                              errorCode: inout Int32) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var count = 0
         while count < buffer.count {
-            let got = read(descriptor, base + count, buffer.count - count)
+            let got = if let offset {
+                pread(descriptor, base + count, buffer.count - count, off_t(offset + count))
+            } else {
+                read(descriptor, base + count, buffer.count - count)
+            }
             if got > 0 {
                 count += got
             } else if got == 0 {

@@ -29,10 +29,10 @@ final class Scratch {
         }
     }
 
-    /// A large file is read whole: every byte lands in its place (a pattern that repeats every
-    /// 251 bytes shows a piece read to the wrong offset), and the limit still tells a file at it
-    /// from a larger one.
-    @Test func readsALargeFileByteForByte() throws {
+    /// A file of 4 MiB or more is read in two halves at once: every byte lands in its place (a
+    /// pattern that repeats every 251 bytes shows a half read to the wrong offset), and the
+    /// limit still tells a file at it from a larger one.
+    @Test func readsALargeFileInHalvesByteForByte() throws {
         let scratch = try Scratch()
         let size = (5 << 20) + 3
         let pattern = (0..<size).map { UInt8(truncatingIfNeeded: $0 % 251) }

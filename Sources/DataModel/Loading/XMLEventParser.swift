@@ -63,8 +63,7 @@ enum XMLEventParser {
         init(_ bytes: [UInt8], options: Options) throws(XMLParseFailure) {
             installRefusingEntityLoader
             let attributeLimit = options.limits.maximumAttributesPerElement
-            let lines = LineTable(bytes)
-            let crowded = StartTagScanner.firstTag(in: bytes, withMoreAttributesThan: attributeLimit)
+            let (lines, crowded) = Self.scan(bytes, attributeLimit: attributeLimit)
             if let crowded {
                 let (line, column) = lines.position(ofByte: crowded.offset)
                 throw XMLParseFailure(
@@ -73,6 +72,34 @@ enum XMLEventParser {
             }
             self.bytes = bytes
             self.lines = lines
+        }
+
+        /// From this size on, the two passes over every byte run at once, one per core.
+        static let concurrentScanBytes = 512 * 1024
+
+        /// What the two passes find: a pass of its own.
+        private enum Scan {
+            case lines(LineTable)
+            case crowdedTag(StartTagScanner.CrowdedTag?)
+        }
+
+        /// The line table and the first tag with too many attributes: two passes over every
+        /// byte that need nothing from each other, so a large document (one read in parts) makes
+        /// them at once instead of one after the other, which the parse would wait for.
+        private static func scan(_ bytes: [UInt8], attributeLimit: Int) -> (LineTable, StartTagScanner.CrowdedTag?) {
+            @Sendable func crowdedTag() -> StartTagScanner.CrowdedTag? {
+                StartTagScanner.firstTag(in: bytes, withMoreAttributesThan: attributeLimit)
+            }
+            guard bytes.count >= concurrentScanBytes, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+                return (LineTable(bytes), crowdedTag())
+            }
+            let scans = ConcurrentSlots<Scan>(count: 2)
+            ConcurrentWork.perform(iterations: 2) { pass in
+                scans[pass] = pass == 0 ? .lines(LineTable(bytes)) : .crowdedTag(crowdedTag())
+            }
+            // Both tasks have filled their slots when concurrentPerform returns.
+            if case .lines(let lines)? = scans[0], case .crowdedTag(let crowded)? = scans[1] { return (lines, crowded) }
+            return (LineTable(bytes), crowdedTag())
         }
     }
 
