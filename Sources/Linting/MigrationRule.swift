@@ -154,14 +154,16 @@ extension LintEngine {
                 var pair = original
                 if merges { pair.olderQuoted = MigrationPair.olderPlaceholder }
                 let suppressions = suppressionsByPair[pairIndex]
-                var severity = self.severity(of: rule)
                 // A migration from a version ordered after the current one happens only on a
                 // downgrade (an app update never goes there): a warning, unless configured. Edits
                 // to that version (shipped_version_modified) are judged as for any version.
                 let downgrade = pair.olderIsOrderedAfterCurrent && merges
-                if downgrade, severityOverrides[id] == nil { severity = min(severity, .warning) }
+                let override = severityOverrides[id]
                 for var violation in instance.violations(in: pair) {
+                    // As in `lint`: a configured severity, else the finding's own, else the rule's.
+                    var severity = override ?? violation.severity ?? rule.description.defaultSeverity
                     if downgrade {
+                        if override == nil { severity = min(severity, .warning) }
                         violation.message += "; '\(pair.olderName)' is ordered after the current version "
                             + "'\(pair.currentName)', so its stores meet it only if the app is downgraded"
                     }

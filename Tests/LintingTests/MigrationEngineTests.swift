@@ -25,6 +25,17 @@ import Testing
         }
     }
 
+    /// Reports every pair as an error, a severity of its own above its rule's default.
+    struct OwnSeverityTestRule: MigrationRule {
+        static let description = RuleDescription(
+            id: "test_own_severity", name: "Own Severity", summary: "Every pair.", rationale: "A test rule.",
+            category: .migration, defaultSeverity: .warning)
+
+        func violations(in pair: MigrationPair) -> [Violation] {
+            [Violation(message: "a pair", location: pair.current.location, severity: .error)]
+        }
+    }
+
     static func version(_ name: String, _ entities: String, current: Bool) throws -> Model {
         let text = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -76,6 +87,20 @@ import Testing
         let lenient = try LintEngine(rules: [ChangeCountTestRule.self],
                                      options: ["test_change_count": RuleOptions(["limit": "2"])])
         #expect(lenient.lintMigrations([pair]).isEmpty)
+    }
+
+    /// Migration findings take their severity as `lint`'s do: a configured one, else the
+    /// finding's own, else the rule's default; a downgrade lowers an unconfigured one to a
+    /// warning. The engine used to give every migration finding its rule's severity.
+    @Test func aMigrationFindingKeepsItsOwnSeverity() throws {
+        let pair = try Self.pair()
+        #expect(LintEngine(rules: [OwnSeverityTestRule.self]).lintMigrations([pair]).map(\.severity) == [.error])
+        let configured = LintEngine(rules: [OwnSeverityTestRule.self], severityOverrides: ["test_own_severity": .warning])
+        #expect(configured.lintMigrations([pair]).map(\.severity) == [.warning])
+        let current = try Self.version("M", #"<entity name="A"/>"#, current: true)
+        let later = try Self.version("M 2", #"<entity name="A"/><entity name="B"/>"#, current: false)
+        let downgrade = MigrationPair(older: later, current: current, olderIsOrderedAfterCurrent: true)
+        #expect(LintEngine(rules: [OwnSeverityTestRule.self]).lintMigrations([downgrade]).map(\.severity) == [.warning])
     }
 
     /// It used to be built per bundle with `try?`, running its defaults on a bad option.
