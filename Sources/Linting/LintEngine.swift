@@ -70,13 +70,9 @@ public struct LintEngine: Sendable {
         let violations = Self.violations(of: running.map { instances[$0] }, in: linted)
         var findings: [Finding] = []
         for (index, ruleViolations) in zip(running, violations) {
-            let description = rules[index].description
-            let override = severityOverrides[description.id]
+            let rule = rules[index]
             for violation in ruleViolations {
-                // A configured severity governs every finding of the rule; otherwise the finding's
-                // own severity, then the rule's default.
-                let severity = override ?? violation.severity ?? description.defaultSeverity
-                let finding = Finding(violation, ruleID: description.id, severity: severity)
+                let finding = Finding(violation, ruleID: rule.description.id, severity: severity(of: rule, for: violation))
                 if !suppressions.silences(finding) { findings.append(finding) }
             }
         }
@@ -109,6 +105,12 @@ public struct LintEngine: Sendable {
     /// (a finding that carries its own severity keeps it unless an override is configured).
     public func severity(of rule: any Rule.Type) -> Severity {
         severityOverrides[rule.description.id] ?? rule.description.defaultSeverity
+    }
+
+    /// The severity of one finding, for every kind of rule: the severity configured for the
+    /// rule, which governs all of its findings; else the finding's own; else the rule's default.
+    func severity(of rule: any Rule.Type, for violation: Violation) -> Severity {
+        severityOverrides[rule.description.id] ?? violation.severity ?? rule.description.defaultSeverity
     }
 }
 

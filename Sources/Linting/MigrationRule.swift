@@ -158,12 +158,10 @@ extension LintEngine {
                 // downgrade (an app update never goes there): a warning, unless configured. Edits
                 // to that version (shipped_version_modified) are judged as for any version.
                 let downgrade = pair.olderIsOrderedAfterCurrent && merges
-                let override = severityOverrides[id]
                 for var violation in instance.violations(in: pair) {
-                    // As in `lint`: a configured severity, else the finding's own, else the rule's.
-                    var severity = override ?? violation.severity ?? rule.description.defaultSeverity
+                    var severity = self.severity(of: rule, for: violation)
                     if downgrade {
-                        if override == nil { severity = min(severity, .warning) }
+                        if severityOverrides[id] == nil { severity = min(severity, .warning) }
                         violation.message += "; '\(pair.olderName)' is ordered after the current version "
                             + "'\(pair.currentName)', so its stores meet it only if the app is downgraded"
                     }

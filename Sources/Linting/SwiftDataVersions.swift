@@ -252,8 +252,7 @@ extension LintEngine {
             guard let rule = instance(at: index).asSchemaVersionsRule else { continue }
             let id = rules[index].description.id
             for violation in rule.violations(in: versions) {
-                let finding = Finding(violation, ruleID: id, severity: severityOverrides[id] ?? violation.severity
-                                      ?? rules[index].description.defaultSeverity)
+                let finding = Finding(violation, ruleID: id, severity: severity(of: rules[index], for: violation))
                 // The version whose element the finding points at (versions share entity names).
                 let owner = versions.versions.first { version in
                     guard let entity = finding.entityName.flatMap(version.model.entity(named:)) else { return false }
