@@ -57,7 +57,7 @@ let package = Package(
         // Core Data's own identity of a model: every entity's and property's version hash and the
         // model's digest, computed from the parsed model as Core Data computes them
         // (docs/version-hashes.md). Used by export, versions, the migration rules and the stores.
-        .target(name: "VersionHashes", dependencies: ["DataModel", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "VersionHashes", dependencies: ["DataModel", "SafeFiles", .product(name: "Crypto", package: "swift-crypto")]),
         // Model–code consistency: hand-written NSManagedObject subclasses (parsed with
         // swift-syntax) checked against the entities they represent.
         .target(

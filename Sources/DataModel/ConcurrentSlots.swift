@@ -26,14 +26,3 @@ package final class ConcurrentSlots<Value>: @unchecked Sendable {
         return slots.indices.map { slots[$0].take()! }
     }
 }
-
-/// A buffer that the tasks of one `ConcurrentWork.perform` fill at once, each initializing only
-/// its own part, read after every task has finished: so no two threads touch the same memory.
-/// Sendable by that contract alone, which is why it is a type of its own and not a bare pointer.
-package struct DisjointWrites<Element>: @unchecked Sendable {
-    package let buffer: UnsafeMutableBufferPointer<Element>
-
-    package init(_ buffer: UnsafeMutableBufferPointer<Element>) {
-        self.buffer = buffer
-    }
-}

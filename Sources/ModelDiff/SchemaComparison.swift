@@ -1,5 +1,6 @@
 import DataModel
 import Foundation
+import SafeFiles
 import VersionHashes
 
 /// One comparison of two models; `changes()` walks them once.

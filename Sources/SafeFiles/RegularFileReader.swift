@@ -71,14 +71,15 @@ public enum RegularFileReader {
         var bytes = [UInt8](unsafeUninitializedCapacity: firstRead) { buffer, initialized in
             initialized = firstRead >= concurrentReadBytes
                 ? fillInHalves(buffer, from: descriptor, errorCode: &errorCode)
-                : fill(buffer, from: descriptor, errorCode: &errorCode)
+                : fill(buffer, from: descriptor, atOffset: 0, errorCode: &errorCode)
         }
         // A file that grew since it was measured: read on, a chunk at a time, up to the limit.
         var filledLastBuffer = bytes.count == firstRead
         while filledLastBuffer && errorCode == 0 && bytes.count < limit {
             let chunkSize = min(1 << 20, limit - bytes.count)
+            let offset = bytes.count
             let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
-                initialized = fill(buffer, from: descriptor, errorCode: &errorCode)
+                initialized = fill(buffer, from: descriptor, atOffset: offset, errorCode: &errorCode)
             }
             bytes += chunk
             filledLastBuffer = chunk.count == chunkSize
@@ -89,54 +90,42 @@ public enum RegularFileReader {
     /// From this size on, the first read is made in two halves at once (`fillInHalves`).
     static let concurrentReadBytes = 4 << 20
 
-    /// `fill`, with the two halves of `buffer` read at once, each on its own core (`pread` at its
-    /// offset), then the file position set past them for what follows. Most of reading a large
-    /// file is the kernel faulting in and filling the buffer's fresh pages, and each half's
-    /// thread does that for its own (docs/benchmarks.md, "Serial passes before the parse").
+    /// `fill`, with the two halves of `buffer` read at once, each on its own core. Most of
+    /// reading a large file is the kernel faulting in and filling the buffer's fresh pages, and
+    /// each half's thread does that for its own (docs/benchmarks.md, "Serial passes before the
+    /// parse").
     private static func fillInHalves(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32,
                                      errorCode: inout Int32) -> Int {
-        let half = buffer.count / 2
-        let halves = [0..<half, half..<buffer.count]
-        let shared = HalvesInFlight(buffer: buffer, results: .allocate(capacity: 2))
-        defer { shared.results.deallocate() }
+        let halves = [0..<buffer.count / 2, buffer.count / 2..<buffer.count]
+        let results = UnsafeMutableBufferPointer<(count: Int, errorCode: Int32)>.allocate(capacity: 2)
+        defer { results.deallocate() }
+        let (bytes, outcomes) = (DisjointWrites(buffer), DisjointWrites(results))
         DispatchQueue.concurrentPerform(iterations: 2) { number in
             var halfError: Int32 = 0
             let range = halves[number]
-            let count = fill(UnsafeMutableBufferPointer(rebasing: shared.buffer[range]), from: descriptor,
+            let count = fill(UnsafeMutableBufferPointer(rebasing: bytes.buffer[range]), from: descriptor,
                              atOffset: range.lowerBound, errorCode: &halfError)
-            shared.results[number] = (count, halfError)
+            outcomes.buffer[number] = (count, halfError)
         }
         // The second half counts only after a whole first half (the file may have shrunk).
-        var count = shared.results[0].count
-        errorCode = shared.results[0].errorCode
-        if errorCode == 0 && count == half {
-            count += shared.results[1].count
-            errorCode = shared.results[1].errorCode
+        let (first, second) = (results[0], results[1])
+        guard first.errorCode == 0, first.count == halves[0].count else {
+            errorCode = first.errorCode
+            return first.count
         }
-        if errorCode == 0 && lseek(descriptor, off_t(count), SEEK_SET) < 0 { errorCode = errno }
-        return count
+        errorCode = second.errorCode
+        return first.count + second.count
     }
 
-    /// What the two tasks of `fillInHalves` write: each only its own half of `buffer` and its
-    /// own slot of `results`, read after both have finished.
-    private struct HalvesInFlight: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<UInt8>
-        let results: UnsafeMutableBufferPointer<(count: Int, errorCode: Int32)>
-    }
-
-    /// Fills `buffer` from the file: from `offset` when one is given (`pread`, which leaves the
-    /// file position alone), else from the file position (`read`). Returns how many bytes it
-    /// read (fewer at the end of the file).
-    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32, atOffset offset: Int? = nil,
+    /// Fills `buffer` from the file at `offset` (`pread`: every reader here reads a regular
+    /// file, and no file position is shared between the halves). Returns how many bytes it read
+    /// (fewer at the end of the file).
+    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32, atOffset offset: Int,
                              errorCode: inout Int32) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var count = 0
         while count < buffer.count {
-            let got = if let offset {
-                pread(descriptor, base + count, buffer.count - count, off_t(offset + count))
-            } else {
-                read(descriptor, base + count, buffer.count - count)
-            }
+            let got = pread(descriptor, base + count, buffer.count - count, off_t(offset + count))
             if got > 0 {
                 count += got
             } else if got == 0 {

@@ -1,4 +1,5 @@
 import DataModel
+import SafeFiles
 
 /// Every hash of a whole model, in two passes: first each entity by itself (its properties, and
 /// its own hash when it has no parent), on every core of a large model; then, in inheritance
@@ -76,8 +77,8 @@ extension VersionHasher {
             ConcurrentWork.perform(iterations: chunkCount) { chunk in
                 var scratch = Scratch()
                 for index in (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount) {
-                    (shared.buffer.baseAddress! + index).initialize(
-                        to: ownHashes(of: entities[index], in: model, withRow: inHierarchy[index], scratch: &scratch))
+                    shared.buffer.initializeElement(
+                        at: index, to: ownHashes(of: entities[index], in: model, withRow: inHierarchy[index], scratch: &scratch))
                 }
             }
             initializedCount = count

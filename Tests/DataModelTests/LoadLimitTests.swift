@@ -102,11 +102,12 @@ import MomlintTestSupport
         #expect(error.place == "inline:3:1")
     }
 
-    /// A document of `concurrentScanBytes` or more makes its line table and its attribute scan at
-    /// once, one per core: a crowded tag deep in it is refused all the same, at its own place.
+    /// A document large enough to be read in parts (`ContentsParts.minimumPartBytes` a part)
+    /// makes its line table and its attribute scan at once, one per core: a crowded tag deep in
+    /// it is refused all the same, at its own place.
     @Test func aCrowdedTagDeepInALargeDocumentIsRefusedWhereItIs() throws {
         let filler = String(repeating: "<!-- \(String(repeating: "filler ", count: 13)) -->\n    ", count: 10_000)
-        #expect(filler.utf8.count >= XMLEventParser.Document.concurrentScanBytes)
+        #expect(filler.utf8.count >= 2 * ContentsParts.minimumPartBytes)
         let attributes = (0..<300).map { "a\($0)='x'" }.joined(separator: " ")
         let (error, exceeded) = try overLimit(filler + "<entity name=\"Flood\" \(attributes)/>")
         #expect(exceeded == LoadLimitExceeded(.attributesPerElement, maximum: 256, subject: "<entity>"))

@@ -74,32 +74,21 @@ enum XMLEventParser {
             self.lines = lines
         }
 
-        /// From this size on, the two passes over every byte run at once, one per core.
-        static let concurrentScanBytes = 512 * 1024
-
-        /// What the two passes find: a pass of its own.
-        private enum Scan {
-            case lines(LineTable)
-            case crowdedTag(StartTagScanner.CrowdedTag?)
-        }
-
         /// The line table and the first tag with too many attributes: two passes over every
-        /// byte that need nothing from each other, so a large document (one read in parts) makes
-        /// them at once instead of one after the other, which the parse would wait for.
+        /// byte that need nothing from each other, so a document read in parts (`ContentsParts`)
+        /// makes them at once, one per core, instead of one after the other while the parse waits.
         private static func scan(_ bytes: [UInt8], attributeLimit: Int) -> (LineTable, StartTagScanner.CrowdedTag?) {
             @Sendable func crowdedTag() -> StartTagScanner.CrowdedTag? {
                 StartTagScanner.firstTag(in: bytes, withMoreAttributesThan: attributeLimit)
             }
-            guard bytes.count >= concurrentScanBytes, ProcessInfo.processInfo.activeProcessorCount > 1 else {
-                return (LineTable(bytes), crowdedTag())
-            }
-            let scans = ConcurrentSlots<Scan>(count: 2)
+            guard ContentsParts.partCount(forBytes: bytes.count) > 1 else { return (LineTable(bytes), crowdedTag()) }
+            let lines = ConcurrentSlots<LineTable>(count: 1)
+            let crowded = ConcurrentSlots<StartTagScanner.CrowdedTag?>(count: 1)
             ConcurrentWork.perform(iterations: 2) { pass in
-                scans[pass] = pass == 0 ? .lines(LineTable(bytes)) : .crowdedTag(crowdedTag())
+                if pass == 0 { lines[0] = LineTable(bytes) } else { crowded[0] = .some(crowdedTag()) }
             }
             // Both tasks have filled their slots when concurrentPerform returns.
-            if case .lines(let lines)? = scans[0], case .crowdedTag(let crowded)? = scans[1] { return (lines, crowded) }
-            return (LineTable(bytes), crowdedTag())
+            return (lines[0]!, crowded[0]!)
         }
     }
 
