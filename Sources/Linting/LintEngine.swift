@@ -70,9 +70,9 @@ public struct LintEngine: Sendable {
         let violations = Self.violations(of: running.map { instances[$0] }, in: linted)
         var findings: [Finding] = []
         for (index, ruleViolations) in zip(running, violations) {
-            let rule = rules[index]
+            let description = rules[index].description
             for violation in ruleViolations {
-                let finding = Finding(violation, ruleID: rule.description.id, severity: severity(of: rule, for: violation))
+                let finding = Finding(violation, ruleID: description.id, severity: severity(of: description, for: violation))
                 if !suppressions.silences(finding) { findings.append(finding) }
             }
         }
@@ -109,8 +109,8 @@ public struct LintEngine: Sendable {
 
     /// The severity of one finding, for every kind of rule: the severity configured for the
     /// rule, which governs all of its findings; else the finding's own; else the rule's default.
-    func severity(of rule: any Rule.Type, for violation: Violation) -> Severity {
-        severityOverrides[rule.description.id] ?? violation.severity ?? rule.description.defaultSeverity
+    func severity(of rule: RuleDescription, for violation: Violation) -> Severity {
+        severityOverrides[rule.id] ?? violation.severity ?? rule.defaultSeverity
     }
 }
 

@@ -145,7 +145,7 @@ extension LintEngine {
             [pair.current.file: Suppressions(model: pair.current), pair.older.file: Suppressions(model: pair.older)]
         }
         for (rule, instance) in migrationRules {
-            let id = rule.description.id
+            let description = rule.description, id = description.id
             // Edits to one shipped version are about that version, not about migrating from several.
             let merges = id != ShippedVersionModifiedRule.description.id
             var groups: [FindingGroup] = []
@@ -159,7 +159,7 @@ extension LintEngine {
                 // to that version (shipped_version_modified) are judged as for any version.
                 let downgrade = pair.olderIsOrderedAfterCurrent && merges
                 for var violation in instance.violations(in: pair) {
-                    var severity = self.severity(of: rule, for: violation)
+                    var severity = self.severity(of: description, for: violation)
                     if downgrade {
                         if severityOverrides[id] == nil { severity = min(severity, .warning) }
                         violation.message += "; '\(pair.olderName)' is ordered after the current version "

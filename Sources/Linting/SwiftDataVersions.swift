@@ -250,9 +250,9 @@ extension LintEngine {
         var findings: [Finding] = []
         for index in rules.indices {
             guard let rule = instance(at: index).asSchemaVersionsRule else { continue }
-            let id = rules[index].description.id
+            let description = rules[index].description, id = description.id
             for violation in rule.violations(in: versions) {
-                let finding = Finding(violation, ruleID: id, severity: severity(of: rules[index], for: violation))
+                let finding = Finding(violation, ruleID: id, severity: severity(of: description, for: violation))
                 // The version whose element the finding points at (versions share entity names).
                 let owner = versions.versions.first { version in
                     guard let entity = finding.entityName.flatMap(version.model.entity(named:)) else { return false }
