@@ -97,8 +97,10 @@ struct ConformanceCommand: AsyncParsableCommand {
             throw ExitCode.inputError(saying: "error: unknown reporter '\(reporter)'; use one of: "
                 + ResultReporters.all.map { $0.name }.joined(separator: ", "))
         }
-        guard timeLimit > 0 && timeLimit.isFinite else {
-            throw ExitCode.inputError(saying: "error: --time-limit must be a positive number of seconds")
+        // At most a day: the limit becomes whole milliseconds, and a value past Int's range
+        // (about 9.2e15 s) trapped there.
+        guard timeLimit > 0 && timeLimit <= 86_400 else {
+            throw ExitCode.inputError(saying: "error: --time-limit must be a positive number of seconds, at most 86400 (a day)")
         }
         // Every process a shim started ends with the run, however it ends: even under a thread
         // the runner abandoned at its time limit, or one that left its process group (adopted

@@ -87,6 +87,17 @@ import Testing
             + "momlint conformance --adapter reference --scenarios \(directory.path) --write-report \(report)\n"))
     }
 
+    /// A limit past Int's range in milliseconds once trapped while being converted; infinity,
+    /// NaN, zero and negative limits were refused already.
+    @Test func aTimeLimitOutsideAPositiveDayIsRefused() throws {
+        for limit in ["1e16", "86401", "inf", "nan", "0", "-1"] {
+            let output = try MomlintProcess.run(["conformance", "--adapter", "reference", "--time-limit=\(limit)"])
+            #expect(output.status == 2, "\(limit): \(output.standardError)")
+            #expect(output.standardError.contains("error: --time-limit must be a positive number of seconds, at most 86400 (a day)"),
+                    "\(limit): \(output.standardError)")
+        }
+    }
+
     @Test func checkReportPassesOnTheCommittedReportAndFailsOnAStaleOne() throws {
         // The committed matrix shows every adapter of the issue: the oracle and the SQLite store.
         let current = try MomlintProcess.run(["conformance", "--adapter", "reference", "--adapter", "sqlite",
