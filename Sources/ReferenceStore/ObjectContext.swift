@@ -271,7 +271,9 @@ struct ObjectContext {
                 return error.failure
             }
         }
-        lastSaved = Array(inserted.union(changed).union(deleted))
+        var written = inserted
+        written.formUnion(changed, deleted)
+        lastSaved = Array(written)
         purgeDeletedObjects()
         saved = graph
         inserted.removeAll()

@@ -22,11 +22,11 @@ struct ObjectSet: Sequence, Equatable {
         return (true, id)
     }
 
-    /// The members of either set.
-    func union(_ other: ObjectSet) -> ObjectSet {
-        var result = self
-        for id in other { result.insert(id) }
-        return result
+    /// Adds the members of `others`, in place.
+    mutating func formUnion(_ others: ObjectSet...) {
+        for other in others {
+            for id in other { insert(id) }
+        }
     }
 
     mutating func remove(_ id: ObjectID) {

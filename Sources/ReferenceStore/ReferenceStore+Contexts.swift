@@ -40,7 +40,8 @@ extension ReferenceStore {
     /// the save fails with 133020 naming the objects and, for each, the properties the store
     /// changed; the other policies merge property by property as Apple documents them.
     func resolveLockingConflicts(in candidate: inout ObjectContext, policy: MergePolicy) -> ConflictResolution {
-        let written = candidate.changed.union(candidate.deleted)
+        var written = candidate.changed
+        written.formUnion(candidate.deleted)
         let conflicts = written.filter { !candidate.inserted.contains($0) && candidate.readVersions[$0] != versions[$0] }
         guard !conflicts.isEmpty else { return .unchanged }
         let schema = candidate.schema

@@ -168,8 +168,8 @@ public final class ReferenceStore: ConformanceStore {
         let response = try handle(request, in: box)
         if several {
             // What the context changed, it now holds as its own.
-            let context = box.context
-            box.context.registered = context.registered.union(context.inserted).union(context.changed).union(context.deleted)
+            let (inserted, changed, deleted) = (box.context.inserted, box.context.changed, box.context.deleted)
+            box.context.registered.formUnion(inserted, changed, deleted)
         }
         return response
     }
