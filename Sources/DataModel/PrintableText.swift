@@ -60,6 +60,8 @@ public enum PrintableText {
     /// as `\uXXXX`. JSON holds them only inside strings, where the escape means the same
     /// character, so rewriting the whole text is exact.
     public static func terminalSafeJSON(_ json: [UInt8]) -> String {
+        // Every character `needsEscape` names from 0x20 on is DEL or beyond ASCII.
+        guard json.contains(where: { $0 >= 0x7F }) else { return String(decoding: json, as: UTF8.self) }
         var text = ""
         for scalar in String(decoding: json, as: UTF8.self).unicodeScalars {
             if scalar.value >= 0x20 && needsEscape(scalar) {

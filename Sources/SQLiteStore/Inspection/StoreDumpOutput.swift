@@ -65,10 +65,7 @@ extension SQLiteObjectStore {
                 try buffer.append(bytes: Array(StoreDump.textBlock(object).utf8))
             case .json:
                 try StoreDump.checkJSONCanHold(object)
-                var encoded = [UInt8](try encoder.encode(object))
-                // Only DEL and text beyond ASCII can hold what `terminalSafeJSON` rewrites (the
-                // encoder escapes C0 itself, but not DEL).
-                if encoded.contains(where: { $0 >= 0x7F }) { encoded = Array(PrintableText.terminalSafeJSON(encoded).utf8) }
+                let encoded = Array(PrintableText.terminalSafeJSON([UInt8](try encoder.encode(object))).utf8)
                 var indented: [UInt8] = first ? [] : Array(",\n".utf8)
                 indented.reserveCapacity(indented.count + encoded.count + encoded.count / 8)
                 var lineStart = true
