@@ -295,8 +295,8 @@ final class ShimProcess {
         Darwin.write(fd, bytes, count)
     }
     #else
-    /// Swift's Glibc does not export `pipe2`; a socket pair, which can be created close-on-exec,
-    /// serves as the pipe (a shim reads and writes it the same way).
+    /// The pair is made close-on-exec in the same call (`SOCK_CLOEXEC`), so no other child
+    /// process started meanwhile can inherit it.
     private static func makeSocketPair(_ pair: inout [Int32]) -> Bool {
         socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
     }

@@ -120,14 +120,14 @@ public final class SQLiteConformanceStore: ConformanceStore {
             }
             // A child's save is validated against what the child sees, then goes to the
             // parent's pending changes.
-            let pushed = child.map { _ in store.context }
+            let push = child.map { (parent: $0.parent, context: store.context) }
             do {
                 try store.save(mergePolicy: policy)
             } catch let refused as SaveFailedError {
                 return .saveFailed(saveFailure(refused.failure))
             }
-            if let child, let pushed {
-                try self.store(named: child.parent).receive(pushed)
+            if let push {
+                try self.store(named: push.parent).receive(push.context)
             } else if reopensAfterEachSave {
                 // The context keeps its transient values across the save (contract §4.11);
                 // reading everything else back from the file is the point of reopening.

@@ -72,6 +72,6 @@ public enum StoreHashIdentity {
         let digits = Array(hex)
         guard digits.count % 2 == 0, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         // Two ASCII hexadecimal digits always make one byte.
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
+        return stride(from: 0, to: digits.count, by: 2).map { UInt8(digits[$0].hexDigitValue! << 4 | digits[$0 + 1].hexDigitValue!) }
     }
 }
