@@ -21,7 +21,7 @@ enum ModelVersionInputs {
             throw Failure(description: "\(path): error: no such file or directory")
         }
         if isDirectory.boolValue {
-            guard ["xcdatamodeld", "xcdatamodel"].contains(URL(fileURLWithPath: path).pathExtension) else {
+            guard ["xcdatamodeld", "xcdatamodel"].contains(ModelPaths.pathExtension(of: path)) else {
                 throw Failure(description: "\(path): error: name an .xcdatamodeld bundle, an .xcdatamodel folder "
                     + "or a contents file, not a folder to search")
             }
@@ -66,7 +66,7 @@ enum ModelVersionInputs {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw Failure(description: "\(named): error: no such file or directory")
         }
-        guard isDirectory.boolValue, URL(fileURLWithPath: path).pathExtension == "xcdatamodeld" else {
+        guard isDirectory.boolValue, ModelPaths.pathExtension(of: path) == "xcdatamodeld" else {
             throw Failure(description: "\(named): error: not an .xcdatamodeld bundle")
         }
         let reading = BundleVersions.read(bundle: path, loader: ModelLoader(), configuredOrder: versionOrder)
